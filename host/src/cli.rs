@@ -1,0 +1,190 @@
+//! The `knights` command line: argument definitions and what each command does.
+
+use std::io::Write;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::bench;
+use crate::board::{BoardSize, Square};
+use crate::device::{CpuDevice, Device};
+use crate::progress::Progress;
+use crate::query::{self, Answer, Query, UsageError};
+use crate::render;
+use crate::search::{Goal, MoveOrder, SearchSpec};
+
+/// Knight's tours on an FPGA backtracking engine, or on the CPU reference model.
+#[derive(Debug, Parser)]
+#[command(name = "knights", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find the first tour (or the first K with --limit) and show it.
+    Solve {
+        #[command(flatten)]
+        search: SearchArgs,
+        /// How many tours to find before stopping.
+        #[arg(long, default_value_t = 1, value_name = "K")]
+        limit: u64,
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// Output format; svg draws the first tour.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Count every tour from the start square.
+    Count {
+        #[command(flatten)]
+        search: SearchArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// Output format (text or json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Measure the CPU reference search in nodes per second (5x5 and 6x5
+    /// counts from a1, one core and all cores).
+    Bench {
+        /// Output format (text or json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// What to search for.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Board size: N for N×N, or WxH for W files by H ranks (e.g. 6x5).
+    #[arg(long, value_name = "N|WxH")]
+    pub size: BoardSize,
+    /// Start square in algebraic notation (a1 is the bottom-left corner).
+    #[arg(long, default_value = "a1", value_name = "SQUARE")]
+    pub start: Square,
+    /// Only closed tours (the last square a knight move from the first).
+    #[arg(long)]
+    pub closed: bool,
+    /// Move order: canonical, or Warnsdorff's fewest-onward-moves rule.
+    #[arg(long, value_enum, default_value_t = MoveOrder::Fixed)]
+    pub order: MoveOrder,
+}
+
+impl SearchArgs {
+    fn spec(&self) -> SearchSpec {
+        SearchSpec { board: self.size, start: self.start, closed: self.closed, order: self.order }
+    }
+}
+
+/// Where the search runs.
+#[derive(Debug, Args)]
+pub struct DeviceArgs {
+    /// The device that searches.
+    #[arg(long, value_enum, default_value_t = DeviceKind::Cpu)]
+    pub device: DeviceKind,
+    /// Threads for counts on the CPU device (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeviceKind {
+    /// The CPU reference search on this machine.
+    Cpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Svg,
+}
+
+impl DeviceArgs {
+    fn open(&self) -> Box<dyn Device> {
+        match self.device {
+            DeviceKind::Cpu => {
+                let mut cpu = CpuDevice::all_cores();
+                if let Some(threads) = self.threads {
+                    cpu.threads = usize::from(threads);
+                }
+                Box::new(cpu)
+            }
+        }
+    }
+}
+
+/// Runs a parsed command line, writing results to stdout.
+pub fn execute(cli: Cli) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match cli.command {
+        Command::Solve { search, limit, device, format } => {
+            let answer = search_on(&device, Query { spec: search.spec(), goal: Goal::First(limit) })?;
+            match format {
+                Format::Text => write!(out, "{}", render::text(&answer))?,
+                Format::Json => writeln!(out, "{}", render::json(&answer))?,
+                Format::Svg => match answer.tours.first() {
+                    Some(tour) => {
+                        write!(out, "{}", render::svg(answer.query.spec.board, tour, answer.query.spec.closed))?
+                    }
+                    None => anyhow::bail!("{}", render::summary(&answer)),
+                },
+            }
+        }
+        Command::Count { search, device, format } => {
+            if format == Format::Svg {
+                return Err(UsageError("count has no picture to draw: use --format text or json".into()).into());
+            }
+            let answer = search_on(&device, Query { spec: search.spec(), goal: Goal::CountAll })?;
+            match format {
+                Format::Json => writeln!(out, "{}", render::json(&answer))?,
+                _ => writeln!(out, "{}", render::summary(&answer))?,
+            }
+        }
+        Command::Bench { format } => run_bench(format, &mut out)?,
+    }
+    Ok(())
+}
+
+fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
+    let mut device = device_args.open();
+    let mut progress = Progress::on_stderr();
+    let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
+    progress.finish();
+    Ok(answer)
+}
+
+fn run_bench(format: Format, out: &mut dyn Write) -> Result<()> {
+    if format == Format::Svg {
+        return Err(UsageError("bench writes text or json".into()).into());
+    }
+    let all_cores = CpuDevice::all_cores().threads;
+    let mut results = Vec::new();
+    for case in bench::standard_cases() {
+        let threads: &[usize] = if all_cores > 1 { &[1, all_cores] } else { &[1] };
+        for &n in threads {
+            let m = bench::measure(&case, n)?;
+            if format == Format::Text {
+                writeln!(
+                    out,
+                    "{:<14} {} thread{:<2} {:>12} nodes {:>7} tours {:>8.4} s  {:>7.1} M nodes/s  (fastest of {})",
+                    m.case,
+                    m.threads,
+                    if m.threads == 1 { "" } else { "s" },
+                    m.nodes,
+                    m.tours,
+                    m.seconds,
+                    m.nodes_per_second / 1e6,
+                    m.runs
+                )?;
+            }
+            results.push(m);
+        }
+    }
+    if format == Format::Json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?;
+    }
+    Ok(())
+}

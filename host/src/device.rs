@@ -1,0 +1,115 @@
+//! One API over every place a search can run: the CPU reference here; the
+//! simulated board and real boards over a serial port implement the same trait.
+
+use std::fmt;
+
+use anyhow::Result;
+
+use crate::board::{BoardSize, Square};
+use crate::parallel;
+use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
+use crate::validate::check_tour;
+
+/// Receives a device's results while it runs.
+pub trait Sink {
+    /// A tour as the device reported it; an error stops the search.
+    fn tour(&mut self, tour: &[Square]) -> Result<()>;
+    /// Running totals; returning [`Flow::Stop`] aborts the search.
+    fn progress(&mut self, nodes: u64, tours: u64) -> Flow;
+}
+
+/// What a device reports when a search ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub outcome: Outcome,
+    /// Engine clock cycles, for devices that count them.
+    pub cycles: Option<u64>,
+}
+
+/// A place a search can run.
+pub trait Device {
+    /// Short name as given to `--device`.
+    fn name(&self) -> &'static str;
+    /// The largest board this device searches (both sides at most these).
+    fn max_board(&self) -> BoardSize;
+    /// Runs one search. In first-K mode every tour goes to `sink`; in count
+    /// mode a device may count without sending tours, but the tours it counts
+    /// must have been validated where they were found.
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report>;
+}
+
+/// The CPU reference search, counting on several threads.
+#[derive(Clone, Debug)]
+pub struct CpuDevice {
+    pub threads: usize,
+}
+
+impl CpuDevice {
+    /// The largest board side the CPU device accepts.
+    pub const MAX_SIDE: u16 = 64;
+
+    /// A device using every core for counts.
+    pub fn all_cores() -> Self {
+        CpuDevice { threads: std::thread::available_parallelism().map_or(1, |n| n.get()) }
+    }
+}
+
+impl fmt::Display for CpuDevice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cpu ({} thread{})", self.threads, if self.threads == 1 { "" } else { "s" })
+    }
+}
+
+impl Device for CpuDevice {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn max_board(&self) -> BoardSize {
+        BoardSize::square(Self::MAX_SIDE)
+    }
+
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report> {
+        let outcome = if goal == Goal::CountAll && self.threads > 1 {
+            let check = |tour: &[Square]| check_tour(spec.board, spec.start, spec.closed, tour);
+            parallel::count_all(spec, self.threads, &check, &mut |nodes, tours| sink.progress(nodes, tours))?
+        } else {
+            let mut relay = Relay { spec, goal, sink, error: None };
+            let outcome = Searcher::new(*spec)?.run(goal, &mut relay);
+            if let Some(error) = relay.error {
+                return Err(error);
+            }
+            outcome
+        };
+        Ok(Report { outcome, cycles: None })
+    }
+}
+
+/// Passes a single-threaded search's results to a sink: tours of a first-K
+/// search go to the sink, tours of a count are validated and counted here.
+struct Relay<'a> {
+    spec: &'a SearchSpec,
+    goal: Goal,
+    sink: &'a mut dyn Sink,
+    error: Option<anyhow::Error>,
+}
+
+impl Observer for Relay<'_> {
+    fn tour(&mut self, tour: &[Square]) -> Flow {
+        let result = match self.goal {
+            Goal::First(_) => self.sink.tour(tour),
+            Goal::CountAll => check_tour(self.spec.board, self.spec.start, self.spec.closed, tour),
+        };
+        match result {
+            Ok(()) => Flow::Continue,
+            Err(error) => {
+                self.error = Some(error);
+                Flow::Stop
+            }
+        }
+    }
+
+    fn progress(&mut self, nodes: u64, tours: u64) -> Flow {
+        self.sink.progress(nodes, tours)
+    }
+}

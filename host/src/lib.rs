@@ -1,0 +1,22 @@
+//! knights: the host side of an FPGA knight's tour search engine.
+//!
+//! Layers, bottom up: [`board`] and [`moves`] (geometry), [`search`] (the CPU
+//! reference model the RTL must match node for node), [`parallel`] (the same
+//! search split into prefix jobs over all cores), [`validate`] (the checker
+//! every reported tour goes through), [`device`] (one API over every place a
+//! search can run), [`render`] (text, JSON and SVG output) and [`cli`].
+
+pub mod bench;
+pub mod board;
+pub mod cli;
+pub mod device;
+pub mod moves;
+pub mod parallel;
+pub mod progress;
+pub mod query;
+pub mod render;
+pub mod search;
+pub mod validate;
+
+pub use board::{BoardSize, Square};
+pub use search::{Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};

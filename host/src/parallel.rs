@@ -1,0 +1,160 @@
+//! Counting on every core: the search tree is cut into prefix jobs (all
+//! paths of one length from the start) that worker threads pull from a shared
+//! queue, the way the FPGA's engines will. Counts are independent of the order
+//! jobs finish in, so they equal the single-threaded search exactly.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::board::Square;
+use crate::moves::knight_neighbours;
+use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher, Status};
+
+/// Starting paths that together cover a search tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrefixJobs {
+    /// Paths of one length, in canonical order; each is searched on its own.
+    pub prefixes: Vec<Vec<Square>>,
+    /// Nodes of the tree that are proper prefixes of the jobs (shorter paths,
+    /// dead ends among them), counted once here rather than in any job.
+    pub nodes_above: u64,
+}
+
+impl PrefixJobs {
+    /// Deepens the cut one level at a time until there are at least
+    /// `min_jobs` prefixes or the next level would complete a tour.
+    pub fn split(spec: &SearchSpec, min_jobs: usize) -> Self {
+        let mut prefixes = vec![vec![spec.start]];
+        let mut nodes_above = 0;
+        let mut length = 1;
+        while !prefixes.is_empty() && prefixes.len() < min_jobs && length + 1 < spec.board.area() {
+            nodes_above += prefixes.len() as u64;
+            prefixes = prefixes
+                .iter()
+                .flat_map(|path| {
+                    let last = *path.last().expect("paths are not empty");
+                    knight_neighbours(last, spec.board).filter(|s| !path.contains(s)).map(|next| {
+                        let mut longer = path.clone();
+                        longer.push(next);
+                        longer
+                    })
+                })
+                .collect();
+            length += 1;
+        }
+        PrefixJobs { prefixes, nodes_above }
+    }
+}
+
+/// Counts every tour on `threads` worker threads. `check` sees each tour (the
+/// caller validates it; an error stops the count and is returned), and
+/// `progress` gets the running totals about ten times a second.
+pub fn count_all(
+    spec: &SearchSpec,
+    threads: usize,
+    check: &(dyn Fn(&[Square]) -> Result<()> + Sync),
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<Outcome> {
+    let searcher = Searcher::new(*spec)?;
+    let jobs = PrefixJobs::split(spec, threads.max(1) * 64);
+    let prefix_len = jobs.prefixes.first().map_or(0, Vec::len) as u64;
+    let shared = Shared {
+        next_job: AtomicUsize::new(0),
+        nodes: AtomicU64::new(jobs.nodes_above),
+        tours: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        failure: Mutex::new(None),
+    };
+    let (finished, worker_done) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let finished = finished.clone();
+            let (shared, searcher, prefixes) = (&shared, &searcher, &jobs.prefixes);
+            scope.spawn(move || {
+                shared.work(searcher, prefixes, prefix_len, check);
+                drop(finished);
+            });
+        }
+        drop(finished);
+        // The channel disconnects when the last worker drops its sender.
+        while worker_done.recv_timeout(Duration::from_millis(100)) != Err(RecvTimeoutError::Disconnected) {
+            let nodes = shared.nodes.load(Ordering::Relaxed);
+            if progress(nodes, shared.tours.load(Ordering::Relaxed)) == Flow::Stop {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    if let Some(error) = shared.failure.into_inner().expect("no worker panicked holding the lock") {
+        return Err(error);
+    }
+    let status = if shared.stop.load(Ordering::Relaxed) { Status::Aborted } else { Status::Exhausted };
+    Ok(Outcome { tours: shared.tours.into_inner(), nodes: shared.nodes.into_inner(), status })
+}
+
+/// State the workers share: the job queue cursor and the running totals.
+struct Shared {
+    next_job: AtomicUsize,
+    nodes: AtomicU64,
+    tours: AtomicU64,
+    stop: AtomicBool,
+    failure: Mutex<Option<anyhow::Error>>,
+}
+
+impl Shared {
+    fn work(
+        &self,
+        searcher: &Searcher,
+        prefixes: &[Vec<Square>],
+        prefix_len: u64,
+        check: &(dyn Fn(&[Square]) -> Result<()> + Sync),
+    ) {
+        while !self.stop.load(Ordering::Relaxed) {
+            let Some(prefix) = prefixes.get(self.next_job.fetch_add(1, Ordering::Relaxed)) else { return };
+            // A job's nodes include its prefix, of which only the last square
+            // is below the cut: the rest is in `nodes_above`.
+            let mut observer = JobObserver { shared: self, check, reported_nodes: prefix_len - 1, reported_tours: 0 };
+            let outcome = searcher
+                .run_from(prefix, Goal::CountAll, &mut observer)
+                .expect("prefixes are valid paths from the start");
+            self.nodes.fetch_add(outcome.nodes - observer.reported_nodes, Ordering::Relaxed);
+            self.tours.fetch_add(outcome.tours - observer.reported_tours, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Validates a job's tours and publishes its running totals.
+struct JobObserver<'a> {
+    shared: &'a Shared,
+    check: &'a (dyn Fn(&[Square]) -> Result<()> + Sync),
+    reported_nodes: u64,
+    reported_tours: u64,
+}
+
+impl Observer for JobObserver<'_> {
+    fn tour(&mut self, tour: &[Square]) -> Flow {
+        match (self.check)(tour) {
+            Ok(()) => Flow::Continue,
+            Err(error) => {
+                self.shared.failure.lock().expect("lock not poisoned").get_or_insert(error);
+                self.shared.stop.store(true, Ordering::Relaxed);
+                Flow::Stop
+            }
+        }
+    }
+
+    fn progress(&mut self, nodes: u64, tours: u64) -> Flow {
+        self.shared.nodes.fetch_add(nodes - self.reported_nodes, Ordering::Relaxed);
+        self.shared.tours.fetch_add(tours - self.reported_tours, Ordering::Relaxed);
+        self.reported_nodes = nodes;
+        self.reported_tours = tours;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+}

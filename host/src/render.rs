@@ -1,0 +1,201 @@
+//! Showing answers: a text board with move numbers, JSON, and an SVG picture.
+
+use std::fmt::Write;
+
+use serde_json::{json, Value};
+
+use crate::board::{file_name, BoardSize, Square};
+use crate::query::Answer;
+use crate::search::Goal;
+
+/// The board with each square's move number (1 = start), rank 1 at the bottom.
+pub fn board_text(board: BoardSize, tour: &[Square]) -> String {
+    let mut numbers = vec![0usize; board.area()];
+    for (i, square) in tour.iter().enumerate() {
+        numbers[square.index(board)] = i + 1;
+    }
+    let cell = board.area().to_string().len().max(file_name(board.width - 1).len()) + 1;
+    let rank_label = board.height.to_string().len();
+    let mut out = String::new();
+    for rank in (0..board.height).rev() {
+        write!(out, "{:>rank_label$} ", rank + 1).unwrap();
+        for file in 0..board.width {
+            match numbers[Square::new(file, rank).index(board)] {
+                0 => write!(out, "{:>cell$}", ".").unwrap(),
+                n => write!(out, "{n:>cell$}").unwrap(),
+            }
+        }
+        out.push('\n');
+    }
+    write!(out, "{:>rank_label$} ", "").unwrap();
+    for file in 0..board.width {
+        write!(out, "{:>cell$}", file_name(file)).unwrap();
+    }
+    out.push('\n');
+    out
+}
+
+/// The tour as algebraic square names separated by spaces.
+pub fn moves_text(tour: &[Square]) -> String {
+    tour.iter().map(Square::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn kind(answer: &Answer) -> &'static str {
+    if answer.query.spec.closed {
+        "closed"
+    } else {
+        "open"
+    }
+}
+
+/// A one-line summary of the search.
+pub fn summary(answer: &Answer) -> String {
+    let spec = &answer.query.spec;
+    let seconds = answer.elapsed.as_secs_f64();
+    let mut line = format!(
+        "{} {} tour{} of {} from {} ({} order, {} device): {} nodes in {:.3} s",
+        answer.tour_count,
+        kind(answer),
+        if answer.tour_count == 1 { "" } else { "s" },
+        spec.board,
+        spec.start,
+        spec.order,
+        answer.device,
+        answer.nodes,
+        seconds
+    );
+    if seconds > 0.0 && answer.nodes > 0 {
+        write!(line, " ({:.1} M nodes/s)", answer.nodes as f64 / seconds / 1e6).unwrap();
+    }
+    if let Some(cycles) = answer.cycles {
+        write!(line, ", {cycles} cycles").unwrap();
+    }
+    if let Some(reason) = answer.impossible {
+        write!(line, "; not searched: {reason}").unwrap();
+    } else if answer.status == crate::search::Status::Aborted {
+        line.push_str("; stopped before the search finished");
+    }
+    line
+}
+
+/// The human-readable answer: each tour as a board and as moves, then the summary.
+pub fn text(answer: &Answer) -> String {
+    let mut out = String::new();
+    for (i, tour) in answer.tours.iter().enumerate() {
+        writeln!(out, "Tour {}:", i + 1).unwrap();
+        out.push_str(&board_text(answer.query.spec.board, tour));
+        writeln!(out, "{}\n", moves_text(tour)).unwrap();
+    }
+    if let Goal::First(k) = answer.query.goal {
+        if answer.tour_count < k && answer.impossible.is_none() {
+            writeln!(
+                out,
+                "No {}: the whole tree was searched.",
+                if answer.tour_count == 0 { "tour" } else { "more tours" }
+            )
+            .unwrap();
+        }
+    }
+    out.push_str(&summary(answer));
+    out.push('\n');
+    out
+}
+
+/// The answer as one JSON object.
+pub fn json(answer: &Answer) -> Value {
+    let spec = &answer.query.spec;
+    let (mode, limit, tours) = match answer.query.goal {
+        Goal::First(k) => {
+            let tours: Vec<Vec<String>> =
+                answer.tours.iter().map(|t| t.iter().map(Square::to_string).collect()).collect();
+            ("first", Some(k), json!(tours))
+        }
+        Goal::CountAll => ("count", None, json!(answer.tour_count)),
+    };
+    json!({
+        "size": spec.board.to_string(),
+        "width": spec.board.width,
+        "height": spec.board.height,
+        "start": spec.start.to_string(),
+        "closed": spec.closed,
+        "order": spec.order,
+        "device": answer.device,
+        "mode": mode,
+        "limit": limit,
+        "status": answer.status,
+        "tours": tours,
+        "tour_count": answer.tour_count,
+        "nodes": answer.nodes,
+        "cycles": answer.cycles,
+        "elapsed_seconds": answer.elapsed.as_secs_f64(),
+        "impossible": answer.impossible,
+    })
+}
+
+/// One tour drawn as an SVG picture: the board, the knight's path, and the
+/// start (green) and end (red) squares.
+pub fn svg(board: BoardSize, tour: &[Square], closed: bool) -> String {
+    const CELL: usize = 40;
+    const MARGIN: usize = 20;
+    let width = board.width as usize * CELL + 2 * MARGIN;
+    let height = board.height as usize * CELL + 2 * MARGIN;
+    let centre = |s: &Square| {
+        let x = MARGIN + s.file as usize * CELL + CELL / 2;
+        let y = MARGIN + (board.height - 1 - s.rank) as usize * CELL + CELL / 2;
+        (x, y)
+    };
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n"
+    );
+    for square in board.squares() {
+        let (x, y) = centre(&square);
+        let fill = if (square.file + square.rank) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+        writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>",
+            x - CELL / 2,
+            y - CELL / 2
+        )
+        .unwrap();
+    }
+    let mut points: Vec<String> = tour.iter().map(|s| format!("{},{}", centre(s).0, centre(s).1)).collect();
+    if closed {
+        points.push(points[0].clone());
+    }
+    writeln!(
+        out,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f3a93\" stroke-width=\"3\" stroke-linejoin=\"round\"/>",
+        points.join(" ")
+    )
+    .unwrap();
+    for (square, colour) in [(tour.first(), "#2e8b57"), (tour.last(), "#c0392b")] {
+        if let Some(square) = square {
+            let (x, y) = centre(square);
+            writeln!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"{colour}\"/>").unwrap();
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_text_numbers_the_moves() {
+        let board = BoardSize::new(3, 2);
+        let tour = [Square::new(0, 0), Square::new(2, 1)];
+        assert_eq!(board_text(board, &tour), "2  . . 2\n1  1 . .\n   a b c\n");
+        assert_eq!(moves_text(&tour), "a1 c2");
+    }
+
+    #[test]
+    fn svg_draws_every_square_and_the_path() {
+        let board = BoardSize::new(3, 4);
+        let tour = [Square::new(0, 0), Square::new(1, 2)];
+        let picture = svg(board, &tour, false);
+        assert_eq!(picture.matches("<rect").count(), 12);
+        assert!(picture.contains("<polyline points=\"40,160 80,80\""));
+    }
+}

@@ -1,0 +1,117 @@
+//! The `knights` binary as a user runs it: outputs, errors and exit codes.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn knights(args: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_knights")).args(args.split_whitespace()).output().expect("the knights binary runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn count_5x5_as_json() {
+    let json = stdout_json(&knights("count --size 5 --start a1 --format json"));
+    assert_eq!(json["tours"], 304);
+    assert_eq!(json["nodes"], 1_735_079);
+    assert_eq!(json["size"], "5x5");
+    assert_eq!(json["start"], "a1");
+    assert_eq!(json["closed"], false);
+    assert_eq!(json["order"], "fixed");
+    assert_eq!(json["device"], "cpu");
+    assert_eq!(json["status"], "exhausted");
+    assert!(json["elapsed_seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn solve_shows_a_numbered_board_and_the_moves() {
+    let output = knights("solve --size 5 --start a1 --limit 2");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Tour 1:") && text.contains("Tour 2:") && !text.contains("Tour 3:"), "{text}");
+    assert!(text.contains("    a  b  c  d  e\n"), "{text}");
+    assert!(text.contains("\na1 b3 "), "{text}");
+    assert!(text.contains("2 open tours of 5x5 from a1"), "{text}");
+}
+
+#[test]
+fn solve_json_lists_valid_tours() {
+    let json = stdout_json(&knights("solve --size 6x5 --start b2 --limit 3 --order warnsdorff --format json"));
+    let tours = json["tours"].as_array().unwrap();
+    assert_eq!(tours.len(), 3);
+    for tour in tours {
+        let squares: Vec<knights::Square> =
+            tour.as_array().unwrap().iter().map(|s| s.as_str().unwrap().parse().unwrap()).collect();
+        knights::validate::check_tour(knights::BoardSize::new(6, 5), "b2".parse().unwrap(), false, &squares).unwrap();
+    }
+    assert_eq!(json["status"], "found");
+    assert_eq!(json["limit"], 3);
+}
+
+#[test]
+fn solve_svg_draws_the_tour() {
+    let output = knights("solve --size 8 --order warnsdorff --format svg");
+    assert!(output.status.success());
+    let svg = String::from_utf8(output.stdout).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<rect").count(), 64);
+}
+
+#[test]
+fn impossible_closed_tours_answer_zero_with_the_reason() {
+    let json = stdout_json(&knights("count --size 4x6 --closed --format json"));
+    assert_eq!(json["tours"], 0);
+    assert_eq!(json["nodes"], 0);
+    assert!(json["impossible"].as_str().unwrap().contains("Schwenk"));
+    let output = knights("solve --size 7 --closed");
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("even number of squares"));
+}
+
+#[test]
+fn a_board_without_tours_is_an_answer() {
+    let output = knights("solve --size 4");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("No tour: the whole tree was searched.") && text.contains("0 open tours"), "{text}");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_clear_line() {
+    for (args, expected) in [
+        ("count --size 0", "side of 0"),
+        ("count --size 5x", "not N or WxH"),
+        ("count --size seven", "not N or WxH"),
+        ("count --size 65", "1 to 64 files"),
+        ("count --size 8x100", "1 to 64 files and 1 to 64 ranks"),
+        ("count --size 5 --start f1", "off the 5x5 board: choose a square from a1 to e5"),
+        ("count --size 5 --start a6", "off the 5x5 board"),
+        ("count --size 5 --start zz", "not a file letter and rank number"),
+        ("solve --size 5 --limit 0", "at least 1"),
+        ("count --size 5 --format svg", "no picture"),
+        ("count --size 5 --order random", "invalid value 'random'"),
+        ("count --size 5 --device fpga", "invalid value 'fpga'"),
+    ] {
+        let output = knights(args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        let message = stderr(&output);
+        assert!(message.starts_with("error: ") && message.contains(expected), "{args}: {message}");
+        assert!(output.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
+fn no_progress_line_when_stderr_is_not_a_terminal() {
+    let output = knights("count --size 6x5 --closed --threads 1");
+    assert!(output.status.success());
+    assert!(output.stderr.is_empty(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("16 closed tours of 6x5 from a1"));
+}
