@@ -1,0 +1,603 @@
+//! The backtracking engine: one search node per clock.
+//!
+//! Same search as the host's reference (`knights::search`), in hardware form:
+//!
+//! - The current square is one-hot, so its free neighbours are eight masked
+//!   constant shifts ANDed with the free-square vector: no muxes.
+//! - Each stack level keeps the moves it has not tried yet (8 bits, in block
+//!   RAM) and its square (for streaming tours out). A bit per level says
+//!   whether any untried move is left.
+//! - Every square carries the level it was entered at (its *stamp*, kept as
+//!   bit-planes). Backtracking from a dead end pops straight to the deepest
+//!   level with an untried move (the *resume level*, cached in registers) and
+//!   enters that move in the same clock; everything stamped deeper is freed at
+//!   once by a parallel compare. So every clock of a search enters one node.
+//! - When the resume level runs out of moves, the next one down is found by a
+//!   priority encoder over the per-level bits and its entry read from RAM for
+//!   the next clock.
+//!
+//! A tour in first-K mode pauses the search and streams its squares with a
+//! valid/ready handshake: back-pressure stalls the search, nothing is dropped.
+
+use rust_hdl::prelude::*;
+
+use crate::geometry::Geometry;
+
+/// `status` once the requested number of tours has been found.
+pub const STATUS_FOUND: u64 = 1;
+/// `status` once the whole tree has been searched.
+pub const STATUS_EXHAUSTED: u64 = 2;
+/// `status` after `cancel`.
+pub const STATUS_ABORTED: u64 = 3;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
+pub enum EngineState {
+    Idle,
+    Setup,
+    Run,
+    Emit,
+    Done,
+}
+
+/// A search engine for boards up to `SQ` squares; `LB` bits number a square
+/// or a level (`2^LB >= SQ`).
+#[derive(LogicBlock)]
+pub struct Engine<const SQ: usize, const LB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Starts a search with the inputs below (while idle or done).
+    pub start: Signal<In, bool>,
+    /// Aborts a running search; it ends with status aborted.
+    pub cancel: Signal<In, bool>,
+    /// Board files, 1 to the build's maximum width.
+    pub width: Signal<In, Bits<8>>,
+    /// Board ranks, 1 to the build's maximum height.
+    pub height: Signal<In, Bits<8>>,
+    /// Start square as `rank * max_width + file`.
+    pub start_square: Signal<In, Bits<LB>>,
+    /// Count only closed tours.
+    pub closed: Signal<In, bool>,
+    /// Count every tour (no streaming) instead of streaming the first `limit`.
+    pub count_all: Signal<In, bool>,
+    /// Tours to stream before stopping, in first-K mode.
+    pub limit: Signal<In, Bits<48>>,
+    /// Square of the tour being streamed, from the start square on.
+    pub tour_square: Signal<Out, Bits<LB>>,
+    pub tour_valid: Signal<Out, bool>,
+    /// Marks the tour's last square.
+    pub tour_last: Signal<Out, bool>,
+    pub tour_ready: Signal<In, bool>,
+    /// A search is in progress.
+    pub busy: Signal<Out, bool>,
+    /// The last search has ended; `status` says how.
+    pub done: Signal<Out, bool>,
+    pub status: Signal<Out, Bits<2>>,
+    pub tours: Signal<Out, Bits<48>>,
+    pub nodes: Signal<Out, Bits<48>>,
+    pub cycles: Signal<Out, Bits<48>>,
+
+    // Build-time constants (see `Geometry`).
+    legal: [Constant<Bits<SQ>>; 8],
+    shift_up: [Constant<Bits<16>>; 8],
+    shift_down: [Constant<Bits<16>>; 8],
+    delta: [Constant<Bits<LB>>; 8],
+    index_bit: [Constant<Bits<SQ>>; LB],
+    smear_shift: [Constant<Bits<16>>; LB],
+    row_stride: Constant<Bits<16>>,
+    max_rows: Constant<Bits<8>>,
+    status_found: Constant<Bits<2>>,
+    status_exhausted: Constant<Bits<2>>,
+    status_aborted: Constant<Bits<2>>,
+
+    // The request, latched at start.
+    state: DFF<EngineState>,
+    board_width: DFF<Bits<8>>,
+    board_height: DFF<Bits<8>>,
+    start_index: DFF<Bits<LB>>,
+    want_closed: DFF<bool>,
+    count_mode: DFF<bool>,
+    tour_limit: DFF<Bits<48>>,
+    // Setup: the runtime board as a square mask, one rank per clock.
+    board: DFF<Bits<SQ>>,
+    setup_rank: DFF<Bits<8>>,
+    setup_shift: DFF<Bits<16>>,
+    area: DFF<Bits<16>>,
+    last_level: DFF<Bits<LB>>,
+    closing_squares: DFF<Bits<SQ>>,
+    // The search.
+    current: DFF<Bits<SQ>>,
+    current_index: DFF<Bits<LB>>,
+    depth: DFF<Bits<LB>>,
+    visited: DFF<Bits<SQ>>,
+    stamps: [DFF<Bits<SQ>>; LB],
+    untried_levels: DFF<Bits<SQ>>,
+    resume_valid: DFF<bool>,
+    resume_level: DFF<Bits<LB>>,
+    resume_moves: DFF<Bits<8>>,
+    resume_index: DFF<Bits<LB>>,
+    refill: DFF<bool>,
+    reported: DFF<bool>,
+    emit_level: DFF<Bits<LB>>,
+    emit_wait: DFF<bool>,
+    tour_count: DFF<Bits<48>>,
+    node_count: DFF<Bits<48>>,
+    cycle_count: DFF<Bits<48>>,
+    result: DFF<Bits<2>>,
+    moves_ram: RAM<Bits<8>, LB>,
+    squares_ram: RAM<Bits<LB>, LB>,
+
+    // Combinational values.
+    start_one_hot: Signal<Local, Bits<SQ>>,
+    start_reach: [Signal<Local, Bits<SQ>>; 8],
+    free: Signal<Local, Bits<SQ>>,
+    targets: [Signal<Local, Bits<SQ>>; 8],
+    moves_chain: [Signal<Local, Bits<8>>; 8],
+    moves: Signal<Local, Bits<8>>,
+    first: Signal<Local, Bits<8>>,
+    rest: Signal<Local, Bits<8>>,
+    child: Signal<Local, Bits<SQ>>,
+    child_index: Signal<Local, Bits<LB>>,
+    at_tour: Signal<Local, bool>,
+    back_moves: Signal<Local, Bits<8>>,
+    back_index: Signal<Local, Bits<LB>>,
+    back_square: Signal<Local, Bits<SQ>>,
+    back_first: Signal<Local, Bits<8>>,
+    back_rest: Signal<Local, Bits<8>>,
+    back_child: Signal<Local, Bits<SQ>>,
+    back_child_index: Signal<Local, Bits<LB>>,
+    newer_chain: [Signal<Local, Bits<SQ>>; LB],
+    popped: Signal<Local, Bits<SQ>>,
+    below: Signal<Local, Bits<SQ>>,
+    smear_chain: [Signal<Local, Bits<SQ>>; LB],
+    deepest_below: Signal<Local, Bits<SQ>>,
+    below_chain: [Signal<Local, Bits<LB>>; LB],
+    below_index: Signal<Local, Bits<LB>>,
+    entering: Signal<Local, bool>,
+    entered: Signal<Local, Bits<SQ>>,
+    entered_level: Signal<Local, Bits<LB>>,
+}
+
+impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
+    /// An engine for boards up to `max_width` × `max_height`.
+    pub fn new(max_width: usize, max_height: usize) -> Self {
+        let geometry = Geometry::new(max_width, max_height);
+        assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
+        assert!(LB >= 2 && SQ <= 1 << LB, "LB bits must number SQ squares (and at least 2)");
+        assert!(max_width <= 255 && max_height <= 255 && SQ <= 4096);
+        let mask = |bits: Vec<bool>| {
+            let mut value = Bits::<SQ>::default();
+            for (i, bit) in bits.into_iter().enumerate() {
+                value = value.replace_bit(i, bit);
+            }
+            Constant::new(value)
+        };
+        let shift = |amount: i64| Constant::new((amount.unsigned_abs()).into());
+        Engine {
+            clock: Default::default(),
+            start: Default::default(),
+            cancel: Default::default(),
+            width: Default::default(),
+            height: Default::default(),
+            start_square: Default::default(),
+            closed: Default::default(),
+            count_all: Default::default(),
+            limit: Default::default(),
+            tour_square: Default::default(),
+            tour_valid: Default::default(),
+            tour_last: Default::default(),
+            tour_ready: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            status: Default::default(),
+            tours: Default::default(),
+            nodes: Default::default(),
+            cycles: Default::default(),
+            legal: std::array::from_fn(|m| mask(geometry.legal_sources(m))),
+            shift_up: std::array::from_fn(|m| shift(geometry.offset(m).max(0))),
+            shift_down: std::array::from_fn(|m| shift(geometry.offset(m).min(0))),
+            delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
+            index_bit: std::array::from_fn(|b| mask((0..SQ).map(|i| i >> b & 1 == 1).collect())),
+            smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
+            row_stride: Constant::new((max_width as u64).into()),
+            max_rows: Constant::new((max_height as u64).into()),
+            status_found: Constant::new(STATUS_FOUND.into()),
+            status_exhausted: Constant::new(STATUS_EXHAUSTED.into()),
+            status_aborted: Constant::new(STATUS_ABORTED.into()),
+            state: Default::default(),
+            board_width: Default::default(),
+            board_height: Default::default(),
+            start_index: Default::default(),
+            want_closed: Default::default(),
+            count_mode: Default::default(),
+            tour_limit: Default::default(),
+            board: Default::default(),
+            setup_rank: Default::default(),
+            setup_shift: Default::default(),
+            area: Default::default(),
+            last_level: Default::default(),
+            closing_squares: Default::default(),
+            current: Default::default(),
+            current_index: Default::default(),
+            depth: Default::default(),
+            visited: Default::default(),
+            stamps: std::array::from_fn(|_| Default::default()),
+            untried_levels: Default::default(),
+            resume_valid: Default::default(),
+            resume_level: Default::default(),
+            resume_moves: Default::default(),
+            resume_index: Default::default(),
+            refill: Default::default(),
+            reported: Default::default(),
+            emit_level: Default::default(),
+            emit_wait: Default::default(),
+            tour_count: Default::default(),
+            node_count: Default::default(),
+            cycle_count: Default::default(),
+            result: Default::default(),
+            moves_ram: Default::default(),
+            squares_ram: Default::default(),
+            start_one_hot: Default::default(),
+            start_reach: Default::default(),
+            free: Default::default(),
+            targets: Default::default(),
+            moves_chain: Default::default(),
+            moves: Default::default(),
+            first: Default::default(),
+            rest: Default::default(),
+            child: Default::default(),
+            child_index: Default::default(),
+            at_tour: Default::default(),
+            back_moves: Default::default(),
+            back_index: Default::default(),
+            back_square: Default::default(),
+            back_first: Default::default(),
+            back_rest: Default::default(),
+            back_child: Default::default(),
+            back_child_index: Default::default(),
+            newer_chain: std::array::from_fn(|_| Default::default()),
+            popped: Default::default(),
+            below: Default::default(),
+            smear_chain: std::array::from_fn(|_| Default::default()),
+            deepest_below: Default::default(),
+            below_chain: std::array::from_fn(|_| Default::default()),
+            below_index: Default::default(),
+            entering: Default::default(),
+            entered: Default::default(),
+            entered_level: Default::default(),
+        }
+    }
+}
+
+impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            board_width,
+            board_height,
+            start_index,
+            want_closed,
+            count_mode,
+            tour_limit,
+            board,
+            setup_rank,
+            setup_shift,
+            area,
+            last_level,
+            closing_squares,
+            current,
+            current_index,
+            depth,
+            visited,
+            untried_levels,
+            resume_valid,
+            resume_level,
+            resume_moves,
+            resume_index,
+            refill,
+            reported,
+            emit_level,
+            emit_wait,
+            tour_count,
+            node_count,
+            cycle_count,
+            result
+        );
+        for k in 0..LB {
+            self.stamps[k].clock.next = self.clock.val();
+            self.stamps[k].d.next = self.stamps[k].q.val();
+        }
+        self.moves_ram.read_clock.next = self.clock.val();
+        self.moves_ram.write_clock.next = self.clock.val();
+        self.squares_ram.read_clock.next = self.clock.val();
+        self.squares_ram.write_clock.next = self.clock.val();
+
+        // The free neighbours of the current square, in canonical move order.
+        self.free.next = self.board.q.val() & !self.visited.q.val();
+        for m in 0..8 {
+            self.targets[m].next =
+                ((self.current.q.val() & self.legal[m].val()) << self.shift_up[m].val()) >> self.shift_down[m].val();
+        }
+        self.moves_chain[0].next = bits::<8>(0).replace_bit(0, (self.targets[0].val() & self.free.val()).any());
+        for m in 1..8 {
+            self.moves_chain[m].next =
+                self.moves_chain[m - 1].val().replace_bit(m, (self.targets[m].val() & self.free.val()).any());
+        }
+        self.moves.next = self.moves_chain[7].val();
+        self.first.next = self.moves.val() & (!self.moves.val() + 1);
+        self.rest.next = self.moves.val() & !self.first.val();
+        self.child.next = 0.into();
+        self.child_index.next = self.current_index.q.val();
+        for m in 0..8 {
+            if self.first.val().get_bit(m) {
+                self.child.next = self.targets[m].val();
+                self.child_index.next = self.current_index.q.val() + self.delta[m].val();
+            }
+        }
+        self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
+            & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
+
+        // The next move of the resume level (from RAM right after a refill).
+        self.back_moves.next = self.resume_moves.q.val();
+        self.back_index.next = self.resume_index.q.val();
+        if self.refill.q.val() {
+            self.back_moves.next = self.moves_ram.read_data.val();
+            self.back_index.next = self.squares_ram.read_data.val();
+        }
+        self.back_square.next = bits::<SQ>(1) << self.back_index.val();
+        self.back_first.next = self.back_moves.val() & (!self.back_moves.val() + 1);
+        self.back_rest.next = self.back_moves.val() & !self.back_first.val();
+        self.back_child.next = 0.into();
+        self.back_child_index.next = self.back_index.val();
+        for m in 0..8 {
+            if self.back_first.val().get_bit(m) {
+                self.back_child.next = ((self.back_square.val() & self.legal[m].val()) << self.shift_up[m].val())
+                    >> self.shift_down[m].val();
+                self.back_child_index.next = self.back_index.val() + self.delta[m].val();
+            }
+        }
+        self.resume_moves.d.next = self.back_moves.val();
+        self.resume_index.d.next = self.back_index.val();
+        self.refill.d.next = false;
+
+        // Squares stamped deeper than the resume level: freed by a backtrack.
+        // Compared bit-serially from the least significant stamp bit up; a
+        // higher bit that differs decides.
+        self.newer_chain[0].next = self.stamps[0].q.val();
+        if self.resume_level.q.val().get_bit(0) {
+            self.newer_chain[0].next = 0.into();
+        }
+        for k in 1..LB {
+            if self.resume_level.q.val().get_bit(k) {
+                self.newer_chain[k].next = self.newer_chain[k - 1].val() & self.stamps[k].q.val();
+            } else {
+                self.newer_chain[k].next = self.newer_chain[k - 1].val() | self.stamps[k].q.val();
+            }
+            self.popped.next = self.newer_chain[k].val();
+        }
+
+        // The deepest level below the resume level with untried moves:
+        // smear the lower levels' bits downwards, keep the top one, encode it.
+        self.below.next = self.untried_levels.q.val() & ((bits::<SQ>(1) << self.resume_level.q.val()) - 1);
+        self.smear_chain[0].next = self.below.val() | (self.below.val() >> self.smear_shift[0].val());
+        self.deepest_below.next = self.smear_chain[0].val() & !(self.smear_chain[0].val() >> 1);
+        for k in 1..LB {
+            self.smear_chain[k].next =
+                self.smear_chain[k - 1].val() | (self.smear_chain[k - 1].val() >> self.smear_shift[k].val());
+            self.deepest_below.next = self.smear_chain[k].val() & !(self.smear_chain[k].val() >> 1);
+        }
+        self.below_chain[0].next =
+            bits::<LB>(0).replace_bit(0, (self.deepest_below.val() & self.index_bit[0].val()).any());
+        self.below_index.next = self.below_chain[0].val();
+        for b in 1..LB {
+            self.below_chain[b].next = self.below_chain[b - 1]
+                .val()
+                .replace_bit(b, (self.deepest_below.val() & self.index_bit[b].val()).any());
+            self.below_index.next = self.below_chain[b].val();
+        }
+        self.moves_ram.read_address.next = self.below_index.val();
+        self.squares_ram.read_address.next = self.below_index.val();
+
+        // The start square's knight neighbours: where a closed tour may end.
+        self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
+        self.start_reach[0].next =
+            ((self.start_one_hot.val() & self.legal[0].val()) << self.shift_up[0].val()) >> self.shift_down[0].val();
+        for m in 1..8 {
+            self.start_reach[m].next = self.start_reach[m - 1].val()
+                | (((self.start_one_hot.val() & self.legal[m].val()) << self.shift_up[m].val())
+                    >> self.shift_down[m].val());
+        }
+
+        self.entering.next = false;
+        self.moves_ram.write_enable.next = false;
+        self.squares_ram.write_enable.next = false;
+        self.moves_ram.write_address.next = self.depth.q.val();
+        self.squares_ram.write_address.next = self.depth.q.val();
+        self.moves_ram.write_data.next = self.rest.val();
+        self.squares_ram.write_data.next = self.current_index.q.val();
+        self.entered.next = self.child.val();
+        self.entered_level.next = self.depth.q.val() + 1;
+
+        self.tour_square.next = self.squares_ram.read_data.val();
+        self.tour_valid.next = false;
+        self.tour_last.next = false;
+        self.busy.next = false;
+        self.done.next = false;
+        self.status.next = self.result.q.val();
+        self.tours.next = self.tour_count.q.val();
+        self.nodes.next = self.node_count.q.val();
+        self.cycles.next = self.cycle_count.q.val();
+
+        match self.state.q.val() {
+            EngineState::Idle => {}
+            EngineState::Setup => {
+                self.busy.next = true;
+                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+                if self.setup_rank.q.val() == self.max_rows.val() {
+                    if (self.start_one_hot.val() & self.board.q.val()).any() {
+                        self.current.d.next = self.start_one_hot.val();
+                        self.current_index.d.next = self.start_index.q.val();
+                        self.depth.d.next = 0.into();
+                        self.visited.d.next = self.start_one_hot.val();
+                        for k in 0..LB {
+                            self.stamps[k].d.next = 0.into();
+                        }
+                        self.untried_levels.d.next = 0.into();
+                        self.resume_valid.d.next = false;
+                        self.reported.d.next = false;
+                        self.last_level.d.next = bit_cast::<LB, 16>(self.area.q.val() - 1);
+                        self.closing_squares.d.next = self.start_reach[7].val();
+                        self.node_count.d.next = 1.into();
+                        self.state.d.next = EngineState::Run;
+                    } else {
+                        self.result.d.next = self.status_exhausted.val();
+                        self.state.d.next = EngineState::Done;
+                    }
+                } else {
+                    if self.setup_rank.q.val() < self.board_height.q.val() {
+                        self.board.d.next = self.board.q.val()
+                            | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
+                        self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
+                    }
+                    self.setup_rank.d.next = self.setup_rank.q.val() + 1;
+                    self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
+                }
+            }
+            EngineState::Run => {
+                self.busy.next = true;
+                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+                if self.cancel.val() {
+                    self.result.d.next = self.status_aborted.val();
+                    self.state.d.next = EngineState::Done;
+                } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
+                    self.tour_count.d.next = self.tour_count.q.val() + 1;
+                    self.reported.d.next = true;
+                    self.emit_level.d.next = 0.into();
+                    self.emit_wait.d.next = true;
+                    self.state.d.next = EngineState::Emit;
+                } else {
+                    if self.at_tour.val() & self.count_mode.q.val() {
+                        self.tour_count.d.next = self.tour_count.q.val() + 1;
+                    }
+                    self.reported.d.next = false;
+                    if self.moves.val().any() {
+                        // Descend: push this level, enter its first free move.
+                        self.entering.next = true;
+                        self.moves_ram.write_enable.next = true;
+                        self.squares_ram.write_enable.next = true;
+                        if self.rest.val().any() {
+                            self.untried_levels.d.next =
+                                self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
+                            self.resume_valid.d.next = true;
+                            self.resume_level.d.next = self.depth.q.val();
+                            self.resume_moves.d.next = self.rest.val();
+                            self.resume_index.d.next = self.current_index.q.val();
+                        } else {
+                            self.untried_levels.d.next =
+                                self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
+                        }
+                        self.visited.d.next = self.visited.q.val() | self.child.val();
+                        self.current.d.next = self.child.val();
+                        self.current_index.d.next = self.child_index.val();
+                        self.depth.d.next = self.depth.q.val() + 1;
+                    } else if self.resume_valid.q.val() {
+                        // Dead end: pop to the resume level, enter its next move.
+                        self.entering.next = true;
+                        self.entered.next = self.back_child.val();
+                        self.entered_level.next = self.resume_level.q.val() + 1;
+                        self.moves_ram.write_enable.next = true;
+                        self.squares_ram.write_enable.next = true;
+                        self.moves_ram.write_address.next = self.resume_level.q.val();
+                        self.squares_ram.write_address.next = self.resume_level.q.val();
+                        self.moves_ram.write_data.next = self.back_rest.val();
+                        self.squares_ram.write_data.next = self.back_index.val();
+                        if self.back_rest.val().any() {
+                            self.resume_moves.d.next = self.back_rest.val();
+                        } else {
+                            self.untried_levels.d.next =
+                                self.untried_levels.q.val() & !(bits::<SQ>(1) << self.resume_level.q.val());
+                            self.resume_valid.d.next = self.below.val().any();
+                            self.resume_level.d.next = self.below_index.val();
+                            self.refill.d.next = true;
+                        }
+                        self.visited.d.next = (self.visited.q.val() & !self.popped.val()) | self.back_child.val();
+                        self.current.d.next = self.back_child.val();
+                        self.current_index.d.next = self.back_child_index.val();
+                        self.depth.d.next = self.resume_level.q.val() + 1;
+                    } else {
+                        self.result.d.next = self.status_exhausted.val();
+                        self.state.d.next = EngineState::Done;
+                    }
+                }
+            }
+            EngineState::Emit => {
+                self.busy.next = true;
+                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+                self.moves_ram.read_address.next = self.emit_level.q.val();
+                self.squares_ram.read_address.next = self.emit_level.q.val();
+                if self.emit_level.q.val() == self.depth.q.val() {
+                    self.tour_square.next = self.current_index.q.val();
+                }
+                if self.cancel.val() {
+                    self.result.d.next = self.status_aborted.val();
+                    self.state.d.next = EngineState::Done;
+                } else if self.emit_wait.q.val() {
+                    self.emit_wait.d.next = false;
+                } else {
+                    self.tour_valid.next = true;
+                    self.tour_last.next = self.emit_level.q.val() == self.depth.q.val();
+                    if self.tour_ready.val() {
+                        if self.emit_level.q.val() == self.depth.q.val() {
+                            if self.tour_count.q.val() == self.tour_limit.q.val() {
+                                self.result.d.next = self.status_found.val();
+                                self.state.d.next = EngineState::Done;
+                            } else {
+                                self.state.d.next = EngineState::Run;
+                            }
+                        } else {
+                            self.emit_level.d.next = self.emit_level.q.val() + 1;
+                            self.emit_wait.d.next = true;
+                        }
+                    }
+                }
+            }
+            EngineState::Done => {
+                self.done.next = true;
+            }
+            _ => {
+                self.state.d.next = EngineState::Idle;
+            }
+        }
+
+        if self.start.val() & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done)) {
+            self.board_width.d.next = self.width.val();
+            self.board_height.d.next = self.height.val();
+            self.start_index.d.next = self.start_square.val();
+            self.want_closed.d.next = self.closed.val();
+            self.count_mode.d.next = self.count_all.val();
+            self.tour_limit.d.next = self.limit.val();
+            self.board.d.next = 0.into();
+            self.setup_rank.d.next = 0.into();
+            self.setup_shift.d.next = 0.into();
+            self.area.d.next = 0.into();
+            self.result.d.next = 0.into();
+            self.tour_count.d.next = 0.into();
+            self.node_count.d.next = 0.into();
+            self.cycle_count.d.next = 0.into();
+            self.state.d.next = EngineState::Setup;
+        }
+
+        // Stamp the square entered this clock with its level; count it.
+        if self.entering.val() {
+            self.node_count.d.next = self.node_count.q.val() + 1;
+            for k in 0..LB {
+                if self.entered_level.val().get_bit(k) {
+                    self.stamps[k].d.next = self.stamps[k].q.val() | self.entered.val();
+                } else {
+                    self.stamps[k].d.next = self.stamps[k].q.val() & !self.entered.val();
+                }
+            }
+        }
+    }
+}

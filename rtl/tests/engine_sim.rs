@@ -1,0 +1,147 @@
+//! The engine in rust-hdl's own simulator on small boards, compared with the
+//! host's CPU reference search node for node.
+
+use std::sync::{Arc, Mutex};
+
+use knights::search::{Flow, Observer};
+use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
+use knights_rtl::engine::{Engine, STATUS_EXHAUSTED, STATUS_FOUND};
+use rust_hdl::prelude::*;
+
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Run {
+    tours: Vec<Vec<Square>>,
+    status: u64,
+    tour_count: u64,
+    nodes: u64,
+    cycles: u64,
+}
+
+/// Runs one search on a `MW`×`MH` engine (`SQ` squares) and collects its output.
+fn simulate<const SQ: usize, const LB: usize>(
+    max: (usize, usize),
+    spec: SearchSpec,
+    goal: Goal,
+    stall_every: u64,
+) -> Run {
+    let mut uut = Engine::<SQ, LB>::new(max.0, max.1);
+    uut.connect_all();
+    let result = Arc::new(Mutex::new(Run::default()));
+    let out = result.clone();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<Engine<SQ, LB>>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<Engine<SQ, LB>>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, clock, x);
+        x.width.next = u64::from(spec.board.width).into();
+        x.height.next = u64::from(spec.board.height).into();
+        x.start_square.next = ((spec.start.rank as usize * max.0 + spec.start.file as usize) as u64).into();
+        x.closed.next = spec.closed;
+        match goal {
+            Goal::CountAll => x.count_all.next = true,
+            Goal::First(k) => {
+                x.count_all.next = false;
+                x.limit.next = k.into();
+            }
+        }
+        x.start.next = true;
+        wait_clock_cycle!(sim, clock, x);
+        x.start.next = false;
+        let mut tour = Vec::new();
+        let mut clock = 0u64;
+        loop {
+            x.tour_ready.next = stall_every == 0 || clock % stall_every != 0;
+            wait_clock_false!(sim, clock, x);
+            if x.tour_valid.val() && x.tour_ready.val() {
+                let index = x.tour_square.val().index();
+                tour.push(Square::new((index % max.0) as u16, (index / max.0) as u16));
+                if x.tour_last.val() {
+                    out.lock().unwrap().tours.push(std::mem::take(&mut tour));
+                }
+            }
+            if x.done.val() {
+                let mut run = out.lock().unwrap();
+                run.status = x.status.val().index() as u64;
+                run.tour_count = x.tours.val().to_u64();
+                run.nodes = x.nodes.val().to_u64();
+                run.cycles = x.cycles.val().to_u64();
+                break;
+            }
+            wait_clock_true!(sim, clock, x);
+            clock += 1;
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 200_000_000).unwrap();
+    let run = result.lock().unwrap().clone();
+    run
+}
+
+#[derive(Default)]
+struct Keep(Vec<Vec<Square>>);
+impl Observer for Keep {
+    fn tour(&mut self, tour: &[Square]) -> Flow {
+        self.0.push(tour.to_vec());
+        Flow::Continue
+    }
+}
+
+fn reference(spec: SearchSpec, goal: Goal) -> (knights::Outcome, Vec<Vec<Square>>) {
+    let mut keep = Keep::default();
+    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
+    (outcome, keep.0)
+}
+
+fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
+    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order: MoveOrder::Fixed }
+}
+
+#[test]
+fn counts_match_the_reference_on_4x3_from_every_start() {
+    let board = BoardSize::new(4, 3);
+    for start in board.squares() {
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed };
+        let (expected, _) = reference(spec, Goal::CountAll);
+        let run = simulate::<12, 4>((4, 3), spec, Goal::CountAll, 0);
+        assert_eq!(
+            (run.tour_count, run.nodes, run.status),
+            (expected.tours, expected.nodes, STATUS_EXHAUSTED),
+            "{start}"
+        );
+    }
+}
+
+#[test]
+fn first_k_streams_the_reference_tours_under_back_pressure() {
+    let spec = spec("4x3", "a1", false);
+    let (expected, tours) = reference(spec, Goal::First(2));
+    let run = simulate::<12, 4>((4, 3), spec, Goal::First(2), 3);
+    assert_eq!(run.tours, tours);
+    assert_eq!((run.tour_count, run.nodes, run.status), (expected.tours, expected.nodes, STATUS_FOUND));
+}
+
+#[test]
+fn a_smaller_board_on_a_larger_engine_matches() {
+    // 4x3 and 3x4 boards on a 5x4 engine: the unused squares are blocked.
+    for (board, start) in [("4x3", "b2"), ("3x4", "a1"), ("5x4", "e4")] {
+        let spec = spec(board, start, false);
+        let (expected, _) = reference(spec, Goal::CountAll);
+        let run = simulate::<20, 5>((5, 4), spec, Goal::CountAll, 0);
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{board} from {start}");
+        // One node per clock (the start node on setup's last clock), plus
+        // a clock per rank of setup and the clock that finds no move left.
+        assert_eq!(run.cycles, 4 + run.nodes + 1, "{board} from {start}");
+    }
+}
+
+#[test]
+fn closed_mode_counts_only_closing_tours() {
+    // 4x3 has open tours but no closed ones: the engine must reject every
+    // open ending.
+    for (board, start) in [("4x3", "a1"), ("4x3", "b2"), ("3x3", "a1")] {
+        let spec = spec(board, start, true);
+        let (expected, _) = reference(spec, Goal::CountAll);
+        let run = simulate::<12, 4>((4, 3), spec, Goal::CountAll, 0);
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{board} from {start}");
+    }
+}
