@@ -1,0 +1,56 @@
+//! Emits the engine's Verilog (from the rtl crate), verilates it with the
+//! C shim, and links the result as a static library. Verilator 5 recipe from
+//! the project's toolchain notes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The largest board of the simulated build.
+const MAX_WIDTH: usize = 8;
+const MAX_HEIGHT: usize = 8;
+
+fn main() {
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let shim = manifest.join("csrc/shim.cpp");
+    println!("cargo:rerun-if-changed={}", shim.display());
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let verilog = knights_rtl::verilog::engine_verilog(MAX_WIDTH, MAX_HEIGHT).expect("a supported build size");
+    let top = out.join("top.v");
+    std::fs::write(&top, verilog).unwrap();
+    std::fs::write(
+        out.join("max_board.rs"),
+        format!("pub const MAX_BOARD: (u16, u16) = ({MAX_WIDTH}, {MAX_HEIGHT});\n"),
+    )
+    .unwrap();
+
+    let obj = out.join("obj_dir");
+    run(Command::new("verilator")
+        .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert", "-Wno-fatal"])
+        .args(["--top-module", "top", "--prefix", "Vtop", "-CFLAGS", "-fPIC -O2"])
+        .arg("-Mdir")
+        .arg(&obj)
+        .arg(&top)
+        .arg(&shim));
+    std::fs::write(obj.join("lib.mk"), "include Vtop.mk\nlibksim.a: $(VK_OBJS) $(VK_USER_OBJS) $(VK_GLOBAL_OBJS)\n")
+        .unwrap();
+    run(Command::new("make")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS")
+        .env_remove("CARGO_MAKEFLAGS")
+        .args(["-s", "-C"])
+        .arg(&obj)
+        .args(["-f", "lib.mk", "libksim.a", "OPT_FAST=-O2", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2"]));
+    println!("cargo:rustc-link-search=native={}", obj.display());
+    println!("cargo:rustc-link-lib=static=ksim");
+    println!("cargo:rustc-link-lib=dylib=stdc++");
+    println!("cargo:rustc-link-lib=dylib=pthread");
+}
+
+fn run(command: &mut Command) {
+    let status = command.status().unwrap_or_else(|e| {
+        panic!("could not run {:?} ({e}): install Verilator 5 and make (scripts/setup.sh does)", command.get_program())
+    });
+    assert!(status.success(), "{command:?} failed with {status}");
+}
