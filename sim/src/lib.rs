@@ -23,12 +23,15 @@ extern "C" {
     fn ksim_cycles(sim: *mut c_void) -> u64;
 }
 
+/// A square as `(file, rank)`, `(0, 0)` = a1.
+pub type EngineSquare = (u16, u16);
+
 /// A search request in the engine's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
     pub width: u16,
     pub height: u16,
-    pub start: (u16, u16),
+    pub start: EngineSquare,
     pub closed: bool,
     /// `None` counts every tour; `Some(k)` streams the first `k`.
     pub limit: Option<u64>,
@@ -80,7 +83,7 @@ impl EngineSim {
         &mut self,
         request: &Request,
         max_clocks: u64,
-        on_tour: &mut dyn FnMut(&[(u16, u16)]) -> bool,
+        on_tour: &mut dyn FnMut(&[EngineSquare]) -> bool,
     ) -> Summary {
         let (max_width, max_height) = MAX_BOARD;
         assert!(request.width <= max_width && request.height <= max_height, "board larger than the build");
