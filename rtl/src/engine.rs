@@ -56,6 +56,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub start_square: Signal<In, Bits<LB>>,
     /// Count only closed tours.
     pub closed: Signal<In, bool>,
+    /// Warnsdorff move order (fewest onward moves first, ties by canonical
+    /// index) instead of the canonical order.
+    pub warnsdorff: Signal<In, bool>,
     /// Count every tour (no streaming) instead of streaming the first `limit`.
     pub count_all: Signal<In, bool>,
     /// Tours to stream before stopping, in first-K mode.
@@ -81,6 +84,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     shift_down: [Constant<Bits<16>>; 8],
     delta: [Constant<Bits<LB>>; 8],
     index_bit: [Constant<Bits<SQ>>; LB],
+    move_bit: [Constant<Bits<8>>; 8],
+    degree_shift: [Constant<Bits<8>>; 8],
     smear_shift: [Constant<Bits<16>>; LB],
     row_stride: Constant<Bits<16>>,
     max_rows: Constant<Bits<8>>,
@@ -94,6 +99,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     board_height: DFF<Bits<8>>,
     start_index: DFF<Bits<LB>>,
     want_closed: DFF<bool>,
+    use_warnsdorff: DFF<bool>,
     count_mode: DFF<bool>,
     tour_limit: DFF<Bits<48>>,
     // Setup: the runtime board as a square mask, one rank per clock.
@@ -114,6 +120,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     resume_level: DFF<Bits<LB>>,
     resume_moves: DFF<Bits<8>>,
     resume_index: DFF<Bits<LB>>,
+    resume_degrees: DFF<Bits<32>>,
     refill: DFF<bool>,
     reported: DFF<bool>,
     emit_level: DFF<Bits<LB>>,
@@ -124,6 +131,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     result: DFF<Bits<2>>,
     moves_ram: RAM<Bits<8>, LB>,
     squares_ram: RAM<Bits<LB>, LB>,
+    degrees_ram: RAM<Bits<32>, LB>,
 
     // Combinational values.
     start_one_hot: Signal<Local, Bits<SQ>>,
@@ -132,6 +140,15 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     targets: [Signal<Local, Bits<SQ>>; 8],
     moves_chain: [Signal<Local, Bits<8>>; 8],
     moves: Signal<Local, Bits<8>>,
+    onward: [Signal<Local, Bits<SQ>>; 8],
+    count0: [Signal<Local, Bits<SQ>>; 8],
+    count1: [Signal<Local, Bits<SQ>>; 8],
+    count2: [Signal<Local, Bits<SQ>>; 8],
+    count3: [Signal<Local, Bits<SQ>>; 8],
+    degree: [Signal<Local, Bits<32>>; 8],
+    packed_chain: [Signal<Local, Bits<32>>; 8],
+    best_degree: [Signal<Local, Bits<32>>; 8],
+    best_move: [Signal<Local, Bits<8>>; 8],
     first: Signal<Local, Bits<8>>,
     rest: Signal<Local, Bits<8>>,
     child: Signal<Local, Bits<SQ>>,
@@ -139,6 +156,10 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     at_tour: Signal<Local, bool>,
     back_moves: Signal<Local, Bits<8>>,
     back_index: Signal<Local, Bits<LB>>,
+    back_degrees: Signal<Local, Bits<32>>,
+    back_degree: [Signal<Local, Bits<32>>; 8],
+    back_best_degree: [Signal<Local, Bits<32>>; 8],
+    back_best_move: [Signal<Local, Bits<8>>; 8],
     back_square: Signal<Local, Bits<SQ>>,
     back_first: Signal<Local, Bits<8>>,
     back_rest: Signal<Local, Bits<8>>,
@@ -179,6 +200,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             height: Default::default(),
             start_square: Default::default(),
             closed: Default::default(),
+            warnsdorff: Default::default(),
             count_all: Default::default(),
             limit: Default::default(),
             tour_square: Default::default(),
@@ -196,6 +218,8 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             shift_down: std::array::from_fn(|m| shift(geometry.offset(m).min(0))),
             delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
             index_bit: std::array::from_fn(|b| mask((0..SQ).map(|i| i >> b & 1 == 1).collect())),
+            move_bit: std::array::from_fn(|m| Constant::new((1u64 << m).into())),
+            degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
             row_stride: Constant::new((max_width as u64).into()),
             max_rows: Constant::new((max_height as u64).into()),
@@ -207,6 +231,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             board_height: Default::default(),
             start_index: Default::default(),
             want_closed: Default::default(),
+            use_warnsdorff: Default::default(),
             count_mode: Default::default(),
             tour_limit: Default::default(),
             board: Default::default(),
@@ -225,6 +250,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             resume_level: Default::default(),
             resume_moves: Default::default(),
             resume_index: Default::default(),
+            resume_degrees: Default::default(),
             refill: Default::default(),
             reported: Default::default(),
             emit_level: Default::default(),
@@ -235,12 +261,22 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             result: Default::default(),
             moves_ram: Default::default(),
             squares_ram: Default::default(),
+            degrees_ram: Default::default(),
             start_one_hot: Default::default(),
             start_reach: Default::default(),
             free: Default::default(),
             targets: Default::default(),
             moves_chain: Default::default(),
             moves: Default::default(),
+            onward: Default::default(),
+            count0: Default::default(),
+            count1: Default::default(),
+            count2: Default::default(),
+            count3: Default::default(),
+            degree: Default::default(),
+            packed_chain: Default::default(),
+            best_degree: Default::default(),
+            best_move: Default::default(),
             first: Default::default(),
             rest: Default::default(),
             child: Default::default(),
@@ -248,6 +284,10 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             at_tour: Default::default(),
             back_moves: Default::default(),
             back_index: Default::default(),
+            back_degrees: Default::default(),
+            back_degree: Default::default(),
+            back_best_degree: Default::default(),
+            back_best_move: Default::default(),
             back_square: Default::default(),
             back_first: Default::default(),
             back_rest: Default::default(),
@@ -278,6 +318,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             board_height,
             start_index,
             want_closed,
+            use_warnsdorff,
             count_mode,
             tour_limit,
             board,
@@ -295,6 +336,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             resume_level,
             resume_moves,
             resume_index,
+            resume_degrees,
             refill,
             reported,
             emit_level,
@@ -312,6 +354,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.moves_ram.write_clock.next = self.clock.val();
         self.squares_ram.read_clock.next = self.clock.val();
         self.squares_ram.write_clock.next = self.clock.val();
+        self.degrees_ram.read_clock.next = self.clock.val();
+        self.degrees_ram.write_clock.next = self.clock.val();
 
         // The free neighbours of the current square, in canonical move order.
         self.free.next = self.board.q.val() & !self.visited.q.val();
@@ -325,7 +369,64 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.moves_chain[m - 1].val().replace_bit(m, (self.targets[m].val() & self.free.val()).any());
         }
         self.moves.next = self.moves_chain[7].val();
-        self.first.next = self.moves.val() & (!self.moves.val() + 1);
+
+        // Onward moves of every square at once (Warnsdorff's degree): the
+        // free squares one knight move away, summed bit-sliced over the
+        // eight moves into four bit-planes.
+        for k in 0..8 {
+            self.onward[k].next =
+                ((self.free.val() >> self.shift_up[k].val()) << self.shift_down[k].val()) & self.legal[k].val();
+        }
+        self.count0[0].next = self.onward[0].val();
+        self.count1[0].next = 0.into();
+        self.count2[0].next = 0.into();
+        self.count3[0].next = 0.into();
+        for k in 1..8 {
+            self.count0[k].next = self.count0[k - 1].val() ^ self.onward[k].val();
+            self.count1[k].next = self.count1[k - 1].val() ^ (self.count0[k - 1].val() & self.onward[k].val());
+            self.count2[k].next =
+                self.count2[k - 1].val() ^ (self.count1[k - 1].val() & self.count0[k - 1].val() & self.onward[k].val());
+            self.count3[k].next = self.count3[k - 1].val()
+                | (self.count2[k - 1].val()
+                    & self.count1[k - 1].val()
+                    & self.count0[k - 1].val()
+                    & self.onward[k].val());
+        }
+        for m in 0..8 {
+            self.degree[m].next = 0.into();
+            if self.use_warnsdorff.q.val() {
+                self.degree[m].next = bits::<32>(0)
+                    .replace_bit(0, (self.targets[m].val() & self.count0[7].val()).any())
+                    .replace_bit(1, (self.targets[m].val() & self.count1[7].val()).any())
+                    .replace_bit(2, (self.targets[m].val() & self.count2[7].val()).any())
+                    .replace_bit(3, (self.targets[m].val() & self.count3[7].val()).any());
+            }
+        }
+        // Degrees are kept 32 bits wide (four used) so that packing them for
+        // the stack RAM needs no casts.
+        self.packed_chain[0].next = self.degree[0].val();
+        for m in 1..8 {
+            self.packed_chain[m].next =
+                self.packed_chain[m - 1].val() | (self.degree[m].val() << self.degree_shift[m].val());
+        }
+
+        // The first move to try: the free move of least (degree, index).
+        // With the fixed order every degree is 0, so the lowest index wins.
+        self.best_degree[7].next = bits::<32>(15);
+        self.best_move[7].next = 0.into();
+        if self.moves.val().get_bit(7) {
+            self.best_degree[7].next = self.degree[7].val();
+            self.best_move[7].next = self.move_bit[7].val();
+        }
+        for j in 1..8 {
+            self.best_degree[7 - j].next = self.best_degree[8 - j].val();
+            self.best_move[7 - j].next = self.best_move[8 - j].val();
+            if self.moves.val().get_bit(7 - j) & (self.degree[7 - j].val() <= self.best_degree[8 - j].val()) {
+                self.best_degree[7 - j].next = self.degree[7 - j].val();
+                self.best_move[7 - j].next = self.move_bit[7 - j].val();
+            }
+        }
+        self.first.next = self.best_move[0].val();
         self.rest.next = self.moves.val() & !self.first.val();
         self.child.next = 0.into();
         self.child_index.next = self.current_index.q.val();
@@ -341,12 +442,33 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // The next move of the resume level (from RAM right after a refill).
         self.back_moves.next = self.resume_moves.q.val();
         self.back_index.next = self.resume_index.q.val();
+        self.back_degrees.next = self.resume_degrees.q.val();
         if self.refill.q.val() {
             self.back_moves.next = self.moves_ram.read_data.val();
             self.back_index.next = self.squares_ram.read_data.val();
+            self.back_degrees.next = self.degrees_ram.read_data.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
-        self.back_first.next = self.back_moves.val() & (!self.back_moves.val() + 1);
+        for m in 0..8 {
+            self.back_degree[m].next = (self.back_degrees.val() >> self.degree_shift[m].val()) & 15;
+        }
+        self.back_best_degree[7].next = bits::<32>(15);
+        self.back_best_move[7].next = 0.into();
+        if self.back_moves.val().get_bit(7) {
+            self.back_best_degree[7].next = self.back_degree[7].val();
+            self.back_best_move[7].next = self.move_bit[7].val();
+        }
+        for j in 1..8 {
+            self.back_best_degree[7 - j].next = self.back_best_degree[8 - j].val();
+            self.back_best_move[7 - j].next = self.back_best_move[8 - j].val();
+            if self.back_moves.val().get_bit(7 - j)
+                & (self.back_degree[7 - j].val() <= self.back_best_degree[8 - j].val())
+            {
+                self.back_best_degree[7 - j].next = self.back_degree[7 - j].val();
+                self.back_best_move[7 - j].next = self.move_bit[7 - j].val();
+            }
+        }
+        self.back_first.next = self.back_best_move[0].val();
         self.back_rest.next = self.back_moves.val() & !self.back_first.val();
         self.back_child.next = 0.into();
         self.back_child_index.next = self.back_index.val();
@@ -359,6 +481,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         self.resume_moves.d.next = self.back_moves.val();
         self.resume_index.d.next = self.back_index.val();
+        self.resume_degrees.d.next = self.back_degrees.val();
         self.refill.d.next = false;
 
         // Squares stamped deeper than the resume level: freed by a backtrack.
@@ -398,6 +521,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         self.moves_ram.read_address.next = self.below_index.val();
         self.squares_ram.read_address.next = self.below_index.val();
+        self.degrees_ram.read_address.next = self.below_index.val();
 
         // The start square's knight neighbours: where a closed tour may end.
         self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
@@ -412,10 +536,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.entering.next = false;
         self.moves_ram.write_enable.next = false;
         self.squares_ram.write_enable.next = false;
+        self.degrees_ram.write_enable.next = false;
         self.moves_ram.write_address.next = self.depth.q.val();
         self.squares_ram.write_address.next = self.depth.q.val();
+        self.degrees_ram.write_address.next = self.depth.q.val();
         self.moves_ram.write_data.next = self.rest.val();
         self.squares_ram.write_data.next = self.current_index.q.val();
+        self.degrees_ram.write_data.next = self.packed_chain[7].val();
         self.entered.next = self.child.val();
         self.entered_level.next = self.depth.q.val() + 1;
 
@@ -486,6 +613,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.entering.next = true;
                         self.moves_ram.write_enable.next = true;
                         self.squares_ram.write_enable.next = true;
+                        self.degrees_ram.write_enable.next = true;
                         if self.rest.val().any() {
                             self.untried_levels.d.next =
                                 self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
@@ -493,6 +621,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                             self.resume_level.d.next = self.depth.q.val();
                             self.resume_moves.d.next = self.rest.val();
                             self.resume_index.d.next = self.current_index.q.val();
+                            self.resume_degrees.d.next = self.packed_chain[7].val();
                         } else {
                             self.untried_levels.d.next =
                                 self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
@@ -508,10 +637,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.entered_level.next = self.resume_level.q.val() + 1;
                         self.moves_ram.write_enable.next = true;
                         self.squares_ram.write_enable.next = true;
+                        self.degrees_ram.write_enable.next = true;
                         self.moves_ram.write_address.next = self.resume_level.q.val();
                         self.squares_ram.write_address.next = self.resume_level.q.val();
+                        self.degrees_ram.write_address.next = self.resume_level.q.val();
                         self.moves_ram.write_data.next = self.back_rest.val();
                         self.squares_ram.write_data.next = self.back_index.val();
+                        self.degrees_ram.write_data.next = self.back_degrees.val();
                         if self.back_rest.val().any() {
                             self.resume_moves.d.next = self.back_rest.val();
                         } else {
@@ -536,6 +668,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.cycle_count.d.next = self.cycle_count.q.val() + 1;
                 self.moves_ram.read_address.next = self.emit_level.q.val();
                 self.squares_ram.read_address.next = self.emit_level.q.val();
+                self.degrees_ram.read_address.next = self.emit_level.q.val();
                 if self.emit_level.q.val() == self.depth.q.val() {
                     self.tour_square.next = self.current_index.q.val();
                 }
@@ -575,6 +708,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.board_height.d.next = self.height.val();
             self.start_index.d.next = self.start_square.val();
             self.want_closed.d.next = self.closed.val();
+            self.use_warnsdorff.d.next = self.warnsdorff.val();
             self.count_mode.d.next = self.count_all.val();
             self.tour_limit.d.next = self.limit.val();
             self.board.d.next = 0.into();

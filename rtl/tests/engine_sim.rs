@@ -37,6 +37,7 @@ fn simulate<const SQ: usize, const LB: usize>(
         x.height.next = u64::from(spec.board.height).into();
         x.start_square.next = ((spec.start.rank as usize * max.0 + spec.start.file as usize) as u64).into();
         x.closed.next = spec.closed;
+        x.warnsdorff.next = spec.order == MoveOrder::Warnsdorff;
         match goal {
             Goal::CountAll => x.count_all.next = true,
             Goal::First(k) => {
@@ -143,5 +144,18 @@ fn closed_mode_counts_only_closing_tours() {
         let (expected, _) = reference(spec, Goal::CountAll);
         let run = simulate::<12, 4>((4, 3), spec, Goal::CountAll, 0);
         assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{board} from {start}");
+    }
+}
+
+#[test]
+fn warnsdorff_order_matches_the_reference() {
+    for start in ["a1", "b2", "d3", "c1"] {
+        let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..spec("4x3", start, false) };
+        let (expected, _) = reference(spec, Goal::CountAll);
+        let run = simulate::<12, 4>((4, 3), spec, Goal::CountAll, 0);
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{start}");
+        let (expected, tours) = reference(spec, Goal::First(3));
+        let run = simulate::<12, 4>((4, 3), spec, Goal::First(3), 2);
+        assert_eq!((run.tours, run.nodes), (tours, expected.nodes), "first 3 from {start}");
     }
 }

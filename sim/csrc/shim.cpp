@@ -37,13 +37,14 @@ void ksim_free(void* handle) {
     delete sim;
 }
 
-void ksim_start(void* handle, uint32_t width, uint32_t height, uint32_t start_square, int closed, int count_all,
-                uint64_t limit) {
+void ksim_start(void* handle, uint32_t width, uint32_t height, uint32_t start_square, int closed, int warnsdorff,
+                int count_all, uint64_t limit) {
     Vtop* top = static_cast<Sim*>(handle)->top;
     top->width = width;
     top->height = height;
     top->start_square = start_square;
     top->closed = closed;
+    top->warnsdorff = warnsdorff;
     top->count_all = count_all;
     top->limit = limit;
     top->tour_ready = 0;

@@ -11,7 +11,16 @@ include!(concat!(env!("OUT_DIR"), "/max_board.rs"));
 extern "C" {
     fn ksim_new() -> *mut c_void;
     fn ksim_free(sim: *mut c_void);
-    fn ksim_start(sim: *mut c_void, width: u32, height: u32, start: u32, closed: i32, count_all: i32, limit: u64);
+    fn ksim_start(
+        sim: *mut c_void,
+        width: u32,
+        height: u32,
+        start: u32,
+        closed: i32,
+        warnsdorff: i32,
+        count_all: i32,
+        limit: u64,
+    );
     fn ksim_run(sim: *mut c_void, max_clocks: u64) -> u64;
     fn ksim_take(sim: *mut c_void, last: *mut i32) -> u32;
     fn ksim_cancel(sim: *mut c_void);
@@ -33,6 +42,8 @@ pub struct Request {
     pub height: u16,
     pub start: EngineSquare,
     pub closed: bool,
+    /// Warnsdorff's move order instead of the canonical one.
+    pub warnsdorff: bool,
     /// `None` counts every tour; `Some(k)` streams the first `k`.
     pub limit: Option<u64>,
 }
@@ -96,6 +107,7 @@ impl EngineSim {
                 request.height.into(),
                 start,
                 request.closed.into(),
+                request.warnsdorff.into(),
                 request.limit.is_none().into(),
                 request.limit.unwrap_or(0),
             )

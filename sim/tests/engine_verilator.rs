@@ -23,12 +23,12 @@ fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
 }
 
 fn engine(sim: &mut EngineSim, spec: SearchSpec, goal: Goal) -> (Summary, Vec<Vec<Square>>) {
-    assert_eq!(spec.order, MoveOrder::Fixed);
     let request = Request {
         width: spec.board.width,
         height: spec.board.height,
         start: (spec.start.file, spec.start.rank),
         closed: spec.closed,
+        warnsdorff: spec.order == MoveOrder::Warnsdorff,
         limit: match goal {
             Goal::First(k) => Some(k),
             Goal::CountAll => None,
@@ -128,9 +128,29 @@ fn one_node_per_clock() {
 #[test]
 fn cancel_stops_a_search_and_the_next_one_is_exact() {
     let mut sim = EngineSim::new();
-    let request = Request { width: 8, height: 8, start: (0, 0), closed: true, limit: None };
+    let request = Request { width: 8, height: 8, start: (0, 0), closed: true, warnsdorff: false, limit: None };
     let summary = sim.search(&request, 100_000, &mut |_| true);
     assert_eq!(summary.status, EngineStatus::Aborted);
     assert!(summary.nodes > 90_000 && summary.nodes <= 100_000, "{summary:?}");
     compare(&mut sim, spec("5", "b2", false), Goal::CountAll);
+}
+
+#[test]
+fn warnsdorff_first_tour_on_8x8_from_every_start() {
+    let mut sim = EngineSim::new();
+    let board = BoardSize::square(8);
+    for start in board.squares() {
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff };
+        assert_eq!(compare(&mut sim, spec, Goal::First(1)).tours, 1, "from {start}");
+    }
+}
+
+#[test]
+fn warnsdorff_counts_and_orders_exactly() {
+    let mut sim = EngineSim::new();
+    for (board, start, closed) in [("5", "a1", false), ("6x4", "c2", false), ("6x5", "b1", true)] {
+        let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..spec(board, start, closed) };
+        compare(&mut sim, spec, Goal::CountAll);
+        compare(&mut sim, spec, Goal::First(7));
+    }
 }

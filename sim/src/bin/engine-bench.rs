@@ -7,10 +7,30 @@ use knights_sim::{EngineSim, Request};
 
 fn main() {
     let cases = [
-        ("count 5x5 a1 (open)", Request { width: 5, height: 5, start: (0, 0), closed: false, limit: None }),
-        ("count 6x5 a1 (open)", Request { width: 6, height: 5, start: (0, 0), closed: false, limit: None }),
-        ("count 6x5 a1 (closed)", Request { width: 6, height: 5, start: (0, 0), closed: true, limit: None }),
-        ("first tour 8x8 a1", Request { width: 8, height: 8, start: (0, 0), closed: false, limit: Some(1) }),
+        (
+            "count 5x5 a1 (open)",
+            Request { width: 5, height: 5, start: (0, 0), closed: false, warnsdorff: false, limit: None },
+        ),
+        (
+            "count 6x5 a1 (open)",
+            Request { width: 6, height: 5, start: (0, 0), closed: false, warnsdorff: false, limit: None },
+        ),
+        (
+            "count 6x5 a1 (closed)",
+            Request { width: 6, height: 5, start: (0, 0), closed: true, warnsdorff: false, limit: None },
+        ),
+        (
+            "first tour 8x8 a1",
+            Request { width: 8, height: 8, start: (0, 0), closed: false, warnsdorff: false, limit: Some(1) },
+        ),
+        (
+            "count 5x5 a1 warnsdorff",
+            Request { width: 5, height: 5, start: (0, 0), closed: false, warnsdorff: true, limit: None },
+        ),
+        (
+            "first 8x8 warnsdorff",
+            Request { width: 8, height: 8, start: (0, 0), closed: false, warnsdorff: true, limit: Some(1) },
+        ),
     ];
     let (max_width, max_height) = EngineSim::max_board();
     println!("engine build: boards up to {max_width}x{max_height}");
