@@ -12,7 +12,7 @@ while [ $# -ge 2 ]; do
   for family in ice40 ecp5; do
     yosys -q -p "read_verilog $work/top.v; synth_$family -top top; tee -o $work/stat.txt stat" > /dev/null
     awk -v board="${w}x${h}" -v family="$family" '
-      /SB_LUT4|LUT4$/ && $1 ~ /LUT4/ { luts += $2 }
+      $1 == "SB_LUT4" || $1 == "LUT4" { luts += $2 }
       $1 ~ /^(SB_DFF|TRELLIS_FF)/ { ffs += $2 }
       $1 ~ /^(SB_RAM40_4K|DP16KD|TRELLIS_DPR16X4)$/ { rams = rams $1 "=" $2 " " }
       $1 == "CCU2C" || $1 == "SB_CARRY" { carries += $2 }

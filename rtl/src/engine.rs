@@ -147,7 +147,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     count3: [Signal<Local, Bits<SQ>>; 8],
     degree: [Signal<Local, Bits<32>>; 8],
     packed_chain: [Signal<Local, Bits<32>>; 8],
-    best_degree: [Signal<Local, Bits<32>>; 8],
+    best_degree: [Signal<Local, Bits<32>>; 7],
     best_move: [Signal<Local, Bits<8>>; 8],
     first: Signal<Local, Bits<8>>,
     rest: Signal<Local, Bits<8>>,
@@ -158,7 +158,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     back_index: Signal<Local, Bits<LB>>,
     back_degrees: Signal<Local, Bits<32>>,
     back_degree: [Signal<Local, Bits<32>>; 8],
-    back_best_degree: [Signal<Local, Bits<32>>; 8],
+    back_best_degree: [Signal<Local, Bits<32>>; 7],
     back_best_move: [Signal<Local, Bits<8>>; 8],
     back_square: Signal<Local, Bits<SQ>>,
     back_first: Signal<Local, Bits<8>>,
@@ -412,21 +412,26 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
 
         // The first move to try: the free move of least (degree, index).
         // With the fixed order every degree is 0, so the lowest index wins.
-        self.best_degree[7].next = bits::<32>(15);
-        self.best_move[7].next = 0.into();
+        // Considered from move 7 down, so ties go to the lower index.
+        self.best_degree[0].next = bits::<32>(15);
+        self.best_move[0].next = 0.into();
         if self.moves.val().get_bit(7) {
-            self.best_degree[7].next = self.degree[7].val();
-            self.best_move[7].next = self.move_bit[7].val();
+            self.best_degree[0].next = self.degree[7].val();
+            self.best_move[0].next = self.move_bit[7].val();
         }
-        for j in 1..8 {
-            self.best_degree[7 - j].next = self.best_degree[8 - j].val();
-            self.best_move[7 - j].next = self.best_move[8 - j].val();
-            if self.moves.val().get_bit(7 - j) & (self.degree[7 - j].val() <= self.best_degree[8 - j].val()) {
-                self.best_degree[7 - j].next = self.degree[7 - j].val();
-                self.best_move[7 - j].next = self.move_bit[7 - j].val();
+        for i in 1..7 {
+            self.best_degree[i].next = self.best_degree[i - 1].val();
+            self.best_move[i].next = self.best_move[i - 1].val();
+            if self.moves.val().get_bit(7 - i) & (self.degree[7 - i].val() <= self.best_degree[i - 1].val()) {
+                self.best_degree[i].next = self.degree[7 - i].val();
+                self.best_move[i].next = self.move_bit[7 - i].val();
             }
         }
-        self.first.next = self.best_move[0].val();
+        self.best_move[7].next = self.best_move[6].val();
+        if self.moves.val().get_bit(0) & (self.degree[0].val() <= self.best_degree[6].val()) {
+            self.best_move[7].next = self.move_bit[0].val();
+        }
+        self.first.next = self.best_move[7].val();
         self.rest.next = self.moves.val() & !self.first.val();
         self.child.next = 0.into();
         self.child_index.next = self.current_index.q.val();
@@ -452,23 +457,28 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         for m in 0..8 {
             self.back_degree[m].next = (self.back_degrees.val() >> self.degree_shift[m].val()) & 15;
         }
-        self.back_best_degree[7].next = bits::<32>(15);
-        self.back_best_move[7].next = 0.into();
+        // Considered from move 7 down, so ties go to the lower index.
+        self.back_best_degree[0].next = bits::<32>(15);
+        self.back_best_move[0].next = 0.into();
         if self.back_moves.val().get_bit(7) {
-            self.back_best_degree[7].next = self.back_degree[7].val();
-            self.back_best_move[7].next = self.move_bit[7].val();
+            self.back_best_degree[0].next = self.back_degree[7].val();
+            self.back_best_move[0].next = self.move_bit[7].val();
         }
-        for j in 1..8 {
-            self.back_best_degree[7 - j].next = self.back_best_degree[8 - j].val();
-            self.back_best_move[7 - j].next = self.back_best_move[8 - j].val();
-            if self.back_moves.val().get_bit(7 - j)
-                & (self.back_degree[7 - j].val() <= self.back_best_degree[8 - j].val())
+        for i in 1..7 {
+            self.back_best_degree[i].next = self.back_best_degree[i - 1].val();
+            self.back_best_move[i].next = self.back_best_move[i - 1].val();
+            if self.back_moves.val().get_bit(7 - i)
+                & (self.back_degree[7 - i].val() <= self.back_best_degree[i - 1].val())
             {
-                self.back_best_degree[7 - j].next = self.back_degree[7 - j].val();
-                self.back_best_move[7 - j].next = self.move_bit[7 - j].val();
+                self.back_best_degree[i].next = self.back_degree[7 - i].val();
+                self.back_best_move[i].next = self.move_bit[7 - i].val();
             }
         }
-        self.back_first.next = self.back_best_move[0].val();
+        self.back_best_move[7].next = self.back_best_move[6].val();
+        if self.back_moves.val().get_bit(0) & (self.back_degree[0].val() <= self.back_best_degree[6].val()) {
+            self.back_best_move[7].next = self.move_bit[0].val();
+        }
+        self.back_first.next = self.back_best_move[7].val();
         self.back_rest.next = self.back_moves.val() & !self.back_first.val();
         self.back_child.next = 0.into();
         self.back_child_index.next = self.back_index.val();
