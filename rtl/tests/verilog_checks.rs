@@ -28,10 +28,8 @@ fn verilog_lints_clean_and_passes_yosys_check() {
     for (width, height) in [(8, 8), (5, 4), (16, 16)] {
         let path = write_verilog(width, height);
         let file = path.to_str().unwrap();
-        let lint = tool(
-            "verilator",
-            &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", file],
-        );
+        let lint =
+            tool("verilator", &["--lint-only", "-Wall", "-Wno-WIDTH", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", file]);
         assert!(!lint.contains("%Warning") && !lint.contains("%Error"), "{width}x{height}:\n{lint}");
         let script = format!("read_verilog {file}; hierarchy -check -top top; proc; check -assert");
         tool("yosys", &["-q", "-p", &script]);
