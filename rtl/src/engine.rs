@@ -34,6 +34,7 @@ pub const STATUS_ABORTED: u64 = 3;
 pub enum EngineState {
     Idle,
     Setup,
+    Load,
     Run,
     Emit,
     Done,
@@ -63,6 +64,14 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub count_all: Signal<In, bool>,
     /// Tours to stream before stopping, in first-K mode.
     pub limit: Signal<In, Bits<48>>,
+    /// Squares of a fixed starting path after the start square (a prefix
+    /// job); 0 searches from the start square alone. The search then covers
+    /// only the paths that begin with this prefix.
+    pub prefix_length: Signal<In, Bits<LB>>,
+    /// The next prefix square, taken when both valid and ready are high.
+    pub prefix_square: Signal<In, Bits<LB>>,
+    pub prefix_valid: Signal<In, bool>,
+    pub prefix_ready: Signal<Out, bool>,
     /// Square of the tour being streamed, from the start square on.
     pub tour_square: Signal<Out, Bits<LB>>,
     pub tour_valid: Signal<Out, bool>,
@@ -102,6 +111,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     use_warnsdorff: DFF<bool>,
     count_mode: DFF<bool>,
     tour_limit: DFF<Bits<48>>,
+    prefix_left: DFF<Bits<LB>>,
     // Setup: the runtime board as a square mask, one rank per clock.
     board: DFF<Bits<SQ>>,
     setup_rank: DFF<Bits<8>>,
@@ -135,6 +145,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
 
     // Combinational values.
     start_one_hot: Signal<Local, Bits<SQ>>,
+    prefix_one_hot: Signal<Local, Bits<SQ>>,
     start_reach: [Signal<Local, Bits<SQ>>; 8],
     free: Signal<Local, Bits<SQ>>,
     targets: [Signal<Local, Bits<SQ>>; 8],
@@ -203,6 +214,10 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             warnsdorff: Default::default(),
             count_all: Default::default(),
             limit: Default::default(),
+            prefix_length: Default::default(),
+            prefix_square: Default::default(),
+            prefix_valid: Default::default(),
+            prefix_ready: Default::default(),
             tour_square: Default::default(),
             tour_valid: Default::default(),
             tour_last: Default::default(),
@@ -234,6 +249,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             use_warnsdorff: Default::default(),
             count_mode: Default::default(),
             tour_limit: Default::default(),
+            prefix_left: Default::default(),
             board: Default::default(),
             setup_rank: Default::default(),
             setup_shift: Default::default(),
@@ -263,6 +279,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             squares_ram: Default::default(),
             degrees_ram: Default::default(),
             start_one_hot: Default::default(),
+            prefix_one_hot: Default::default(),
             start_reach: Default::default(),
             free: Default::default(),
             targets: Default::default(),
@@ -321,6 +338,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             use_warnsdorff,
             count_mode,
             tour_limit,
+            prefix_left,
             board,
             setup_rank,
             setup_shift,
@@ -556,6 +574,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.entered.next = self.child.val();
         self.entered_level.next = self.depth.q.val() + 1;
 
+        self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
+        self.prefix_ready.next = false;
         self.tour_square.next = self.squares_ram.read_data.val();
         self.tour_valid.next = false;
         self.tour_last.next = false;
@@ -587,6 +607,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.closing_squares.d.next = self.start_reach[7].val();
                         self.node_count.d.next = 1.into();
                         self.state.d.next = EngineState::Run;
+                        if self.prefix_left.q.val().any() {
+                            self.state.d.next = EngineState::Load;
+                        }
                     } else {
                         self.result.d.next = self.status_exhausted.val();
                         self.state.d.next = EngineState::Done;
@@ -599,6 +622,34 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     }
                     self.setup_rank.d.next = self.setup_rank.q.val() + 1;
                     self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
+                }
+            }
+            EngineState::Load => {
+                // Enter the prefix squares one per clock. Their levels get no
+                // untried moves, so the search never backtracks into them.
+                self.busy.next = true;
+                self.prefix_ready.next = true;
+                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+                if self.cancel.val() {
+                    self.result.d.next = self.status_aborted.val();
+                    self.state.d.next = EngineState::Done;
+                } else if self.prefix_valid.val() {
+                    self.entering.next = true;
+                    self.entered.next = self.prefix_one_hot.val();
+                    self.moves_ram.write_enable.next = true;
+                    self.squares_ram.write_enable.next = true;
+                    self.degrees_ram.write_enable.next = true;
+                    self.moves_ram.write_data.next = 0.into();
+                    self.degrees_ram.write_data.next = 0.into();
+                    self.untried_levels.d.next = self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
+                    self.visited.d.next = self.visited.q.val() | self.prefix_one_hot.val();
+                    self.current.d.next = self.prefix_one_hot.val();
+                    self.current_index.d.next = self.prefix_square.val();
+                    self.depth.d.next = self.depth.q.val() + 1;
+                    self.prefix_left.d.next = self.prefix_left.q.val() - 1;
+                    if self.prefix_left.q.val() == 1 {
+                        self.state.d.next = EngineState::Run;
+                    }
                 }
             }
             EngineState::Run => {
@@ -721,6 +772,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.use_warnsdorff.d.next = self.warnsdorff.val();
             self.count_mode.d.next = self.count_all.val();
             self.tour_limit.d.next = self.limit.val();
+            self.prefix_left.d.next = self.prefix_length.val();
             self.board.d.next = 0.into();
             self.setup_rank.d.next = 0.into();
             self.setup_shift.d.next = 0.into();

@@ -24,6 +24,19 @@ fn simulate<const SQ: usize, const LB: usize>(
     goal: Goal,
     stall_every: u64,
 ) -> Run {
+    simulate_from::<SQ, LB>(max, spec, &[], goal, stall_every)
+}
+
+/// As [`simulate`], searching below a prefix (the squares after the start).
+fn simulate_from<const SQ: usize, const LB: usize>(
+    max: (usize, usize),
+    spec: SearchSpec,
+    prefix: &[Square],
+    goal: Goal,
+    stall_every: u64,
+) -> Run {
+    let index = move |s: Square| (s.rank as usize * max.0 + s.file as usize) as u64;
+    let prefix: Vec<u64> = prefix.iter().map(|&s| index(s)).collect();
     let mut uut = Engine::<SQ, LB>::new(max.0, max.1);
     uut.connect_all();
     let result = Arc::new(Mutex::new(Run::default()));
@@ -35,7 +48,8 @@ fn simulate<const SQ: usize, const LB: usize>(
         wait_clock_true!(sim, clock, x);
         x.width.next = u64::from(spec.board.width).into();
         x.height.next = u64::from(spec.board.height).into();
-        x.start_square.next = ((spec.start.rank as usize * max.0 + spec.start.file as usize) as u64).into();
+        x.start_square.next = index(spec.start).into();
+        x.prefix_length.next = (prefix.len() as u64).into();
         x.closed.next = spec.closed;
         x.warnsdorff.next = spec.order == MoveOrder::Warnsdorff;
         match goal {
@@ -50,9 +64,18 @@ fn simulate<const SQ: usize, const LB: usize>(
         x.start.next = false;
         let mut tour = Vec::new();
         let mut clock = 0u64;
+        let mut loaded = 0;
         loop {
             x.tour_ready.next = stall_every == 0 || clock % stall_every != 0;
+            // Offer the prefix with gaps too, to exercise the handshake.
+            x.prefix_valid.next = loaded < prefix.len() && (stall_every == 0 || clock % stall_every != 1);
+            if loaded < prefix.len() {
+                x.prefix_square.next = prefix[loaded].into();
+            }
             wait_clock_false!(sim, clock, x);
+            if x.prefix_valid.val() && x.prefix_ready.val() {
+                loaded += 1;
+            }
             if x.tour_valid.val() && x.tour_ready.val() {
                 let index = x.tour_square.val().index();
                 tour.push(Square::new((index % max.0) as u16, (index / max.0) as u16));
@@ -158,4 +181,30 @@ fn warnsdorff_order_matches_the_reference() {
         let run = simulate::<12, 4>((4, 3), spec, Goal::First(3), 2);
         assert_eq!((run.tours, run.nodes), (tours, expected.nodes), "first 3 from {start}");
     }
+}
+
+#[test]
+fn prefix_jobs_cover_the_tree_exactly() {
+    let spec = spec("4x3", "a1", false);
+    let whole = reference(spec, Goal::CountAll).0;
+    let jobs = knights::parallel::PrefixJobs::split(&spec, 4);
+    let searcher = Searcher::new(spec).unwrap();
+    let (mut tours, mut nodes) = (0, jobs.nodes_above);
+    for prefix in &jobs.prefixes {
+        let expected = searcher.run_from(prefix, Goal::CountAll, &mut Keep::default()).unwrap();
+        let run = simulate_from::<12, 4>((4, 3), spec, &prefix[1..], Goal::CountAll, 3);
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");
+        tours += run.tour_count;
+        nodes += run.nodes - (prefix.len() as u64 - 1);
+    }
+    assert_eq!((tours, nodes), (whole.tours, whole.nodes));
+    // First-K below a prefix streams whole tours, prefix included.
+    let prefix = &jobs.prefixes[0];
+    let (expected, expected_tours) = {
+        let mut keep = Keep::default();
+        let outcome = searcher.run_from(prefix, Goal::First(1), &mut keep).unwrap();
+        (outcome, keep.0)
+    };
+    let run = simulate_from::<12, 4>((4, 3), spec, &prefix[1..], Goal::First(1), 0);
+    assert_eq!((run.tours, run.nodes), (expected_tours, expected.nodes));
 }

@@ -38,7 +38,7 @@ void ksim_free(void* handle) {
 }
 
 void ksim_start(void* handle, uint32_t width, uint32_t height, uint32_t start_square, int closed, int warnsdorff,
-                int count_all, uint64_t limit) {
+                int count_all, uint64_t limit, const uint32_t* prefix, uint32_t prefix_length) {
     Vtop* top = static_cast<Sim*>(handle)->top;
     top->width = width;
     top->height = height;
@@ -47,10 +47,24 @@ void ksim_start(void* handle, uint32_t width, uint32_t height, uint32_t start_sq
     top->warnsdorff = warnsdorff;
     top->count_all = count_all;
     top->limit = limit;
+    top->prefix_length = prefix_length;
+    top->prefix_valid = 0;
     top->tour_ready = 0;
     top->start = 1;
     tick(top);
     top->start = 0;
+    top->eval();
+    // Hand over the prefix squares; the engine takes one per clock once
+    // its setup is done.
+    for (uint32_t i = 0; i < prefix_length && !top->done;) {
+        top->prefix_square = prefix[i];
+        top->prefix_valid = 1;
+        top->eval();
+        bool taken = top->prefix_ready;
+        tick(top);
+        if (taken) ++i;
+    }
+    top->prefix_valid = 0;
     top->eval();
 }
 

@@ -20,6 +20,8 @@ extern "C" {
         warnsdorff: i32,
         count_all: i32,
         limit: u64,
+        prefix: *const u32,
+        prefix_length: u32,
     );
     fn ksim_run(sim: *mut c_void, max_clocks: u64) -> u64;
     fn ksim_take(sim: *mut c_void, last: *mut i32) -> u32;
@@ -46,6 +48,20 @@ pub struct Request {
     pub warnsdorff: bool,
     /// `None` counts every tour; `Some(k)` streams the first `k`.
     pub limit: Option<u64>,
+}
+
+impl Request {
+    /// A request from the start square alone.
+    pub fn new(
+        width: u16,
+        height: u16,
+        start: EngineSquare,
+        closed: bool,
+        warnsdorff: bool,
+        limit: Option<u64>,
+    ) -> Self {
+        Request { width, height, start, closed, warnsdorff, limit }
+    }
 }
 
 /// How a search ended, as the engine's `status` port says.
@@ -96,9 +112,24 @@ impl EngineSim {
         max_clocks: u64,
         on_tour: &mut dyn FnMut(&[EngineSquare]) -> bool,
     ) -> Summary {
+        self.search_from(request, &[], max_clocks, on_tour)
+    }
+
+    /// As [`Self::search`], below a fixed starting path: `prefix` holds the
+    /// squares after the start square (a prefix job). Node counts include
+    /// the prefix's squares, as the reference's `run_from` does.
+    pub fn search_from(
+        &mut self,
+        request: &Request,
+        prefix: &[EngineSquare],
+        max_clocks: u64,
+        on_tour: &mut dyn FnMut(&[EngineSquare]) -> bool,
+    ) -> Summary {
         let (max_width, max_height) = MAX_BOARD;
         assert!(request.width <= max_width && request.height <= max_height, "board larger than the build");
-        let start = u32::from(request.start.1) * u32::from(max_width) + u32::from(request.start.0);
+        let index = |(file, rank): EngineSquare| u32::from(rank) * u32::from(max_width) + u32::from(file);
+        let start = index(request.start);
+        let prefix: Vec<u32> = prefix.iter().map(|&square| index(square)).collect();
         // SAFETY: `raw` is a live model for the lifetime of `self`.
         unsafe {
             ksim_start(
@@ -110,6 +141,8 @@ impl EngineSim {
                 request.warnsdorff.into(),
                 request.limit.is_none().into(),
                 request.limit.unwrap_or(0),
+                prefix.as_ptr(),
+                prefix.len() as u32,
             )
         };
         let mut tour = Vec::new();

@@ -154,3 +154,28 @@ fn warnsdorff_counts_and_orders_exactly() {
         compare(&mut sim, spec, Goal::First(7));
     }
 }
+
+#[test]
+fn prefix_jobs_match_the_reference_and_cover_the_tree() {
+    let mut sim = EngineSim::new();
+    for (board, start, closed, order) in
+        [("5", "a1", false, MoveOrder::Fixed), ("6x5", "a1", true, MoveOrder::Warnsdorff)]
+    {
+        let spec = SearchSpec { order, ..spec(board, start, closed) };
+        let whole = reference(spec, Goal::CountAll).0;
+        let jobs = knights::parallel::PrefixJobs::split(&spec, 16);
+        let searcher = Searcher::new(spec).unwrap();
+        let request =
+            Request::new(spec.board.width, spec.board.height, (0, 0), closed, order == MoveOrder::Warnsdorff, None);
+        let (mut tours, mut nodes) = (0, jobs.nodes_above);
+        for prefix in &jobs.prefixes {
+            let expected = searcher.run_from(prefix, Goal::CountAll, &mut Keep::default()).unwrap();
+            let rest: Vec<(u16, u16)> = prefix[1..].iter().map(|s| (s.file, s.rank)).collect();
+            let summary = sim.search_from(&request, &rest, BUDGET, &mut |_| true);
+            assert_eq!((summary.tours, summary.nodes), (expected.tours, expected.nodes), "{board} {prefix:?}");
+            tours += summary.tours;
+            nodes += summary.nodes - (prefix.len() as u64 - 1);
+        }
+        assert_eq!((tours, nodes), (whole.tours, whole.nodes), "{board}");
+    }
+}
