@@ -118,6 +118,17 @@ pub trait Observer {
     }
 }
 
+/// An observer that keeps every tour it is shown, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TourList(pub Vec<Vec<Square>>);
+
+impl Observer for TourList {
+    fn tour(&mut self, tour: &[Square]) -> Flow {
+        self.0.push(tour.to_vec());
+        Flow::Continue
+    }
+}
+
 /// Nodes between two progress callbacks.
 pub const PROGRESS_INTERVAL: u64 = 1 << 22;
 

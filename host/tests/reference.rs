@@ -3,27 +3,16 @@
 //! against the independent tour validator.
 
 use knights::parallel::{self, PrefixJobs};
-use knights::search::{Flow, Observer};
+use knights::search::{Flow, Observer, TourList};
 use knights::validate::check_tour;
 use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
-
-/// Keeps every tour it is shown.
-#[derive(Default)]
-struct Keep(Vec<Vec<Square>>);
-
-impl Observer for Keep {
-    fn tour(&mut self, tour: &[Square]) -> Flow {
-        self.0.push(tour.to_vec());
-        Flow::Continue
-    }
-}
 
 fn spec(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
     SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order }
 }
 
 fn search(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
-    let mut keep = Keep::default();
+    let mut keep = TourList::default();
     let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
     for tour in &keep.0 {
         check_tour(spec.board, spec.start, spec.closed, tour).unwrap();
@@ -187,7 +176,7 @@ fn threads_and_prefix_jobs_count_exactly_the_single_search() {
             let searcher = Searcher::new(spec).unwrap();
             let (mut tours, mut nodes) = (0, jobs.nodes_above);
             for prefix in &jobs.prefixes {
-                let outcome = searcher.run_from(prefix, Goal::CountAll, &mut Keep::default()).unwrap();
+                let outcome = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
                 tours += outcome.tours;
                 nodes += outcome.nodes - (prefix.len() as u64 - 1);
             }
@@ -201,7 +190,7 @@ fn prefixes_must_be_knight_paths_from_the_start() {
     let searcher = Searcher::new(spec("5", "a1", false, MoveOrder::Fixed)).unwrap();
     let run = |path: &str| {
         let prefix: Vec<Square> = path.split_whitespace().map(|s| s.parse().unwrap()).collect();
-        searcher.run_from(&prefix, Goal::CountAll, &mut Keep::default())
+        searcher.run_from(&prefix, Goal::CountAll, &mut TourList::default())
     };
     assert!(run("a1 b3").is_ok());
     assert!(run("b3 a1").unwrap_err().to_string().contains("not on the start square"));

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use knights::search::{Flow, Observer};
+use knights::search::TourList;
 use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
 use knights_rtl::engine::{Engine, STATUS_EXHAUSTED, STATUS_FOUND};
 use rust_hdl::prelude::*;
@@ -101,17 +101,8 @@ fn simulate_from<const SQ: usize, const LB: usize>(
     run
 }
 
-#[derive(Default)]
-struct Keep(Vec<Vec<Square>>);
-impl Observer for Keep {
-    fn tour(&mut self, tour: &[Square]) -> Flow {
-        self.0.push(tour.to_vec());
-        Flow::Continue
-    }
-}
-
 fn reference(spec: SearchSpec, goal: Goal) -> (knights::Outcome, Vec<Vec<Square>>) {
-    let mut keep = Keep::default();
+    let mut keep = TourList::default();
     let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
     (outcome, keep.0)
 }
@@ -191,7 +182,7 @@ fn prefix_jobs_cover_the_tree_exactly() {
     let searcher = Searcher::new(spec).unwrap();
     let (mut tours, mut nodes) = (0, jobs.nodes_above);
     for prefix in &jobs.prefixes {
-        let expected = searcher.run_from(prefix, Goal::CountAll, &mut Keep::default()).unwrap();
+        let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
         let run = simulate_from::<12, 4>((4, 3), spec, &prefix[1..], Goal::CountAll, 3);
         assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");
         tours += run.tour_count;
@@ -201,7 +192,7 @@ fn prefix_jobs_cover_the_tree_exactly() {
     // First-K below a prefix streams whole tours, prefix included.
     let prefix = &jobs.prefixes[0];
     let (expected, expected_tours) = {
-        let mut keep = Keep::default();
+        let mut keep = TourList::default();
         let outcome = searcher.run_from(prefix, Goal::First(1), &mut keep).unwrap();
         (outcome, keep.0)
     };

@@ -1,23 +1,14 @@
 //! The emitted Verilog under Verilator against the CPU reference search:
 //! tours, tour counts and node counts must be exactly equal.
 
-use knights::search::{Flow, Observer};
+use knights::search::TourList;
 use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
 use knights_sim::{EngineSim, EngineStatus, Request, Summary};
 
 const BUDGET: u64 = 2_000_000_000;
 
-#[derive(Default)]
-struct Keep(Vec<Vec<Square>>);
-impl Observer for Keep {
-    fn tour(&mut self, tour: &[Square]) -> Flow {
-        self.0.push(tour.to_vec());
-        Flow::Continue
-    }
-}
-
 fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
-    let mut keep = Keep::default();
+    let mut keep = TourList::default();
     let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
     (outcome, keep.0)
 }
@@ -169,7 +160,7 @@ fn prefix_jobs_match_the_reference_and_cover_the_tree() {
             Request::new(spec.board.width, spec.board.height, (0, 0), closed, order == MoveOrder::Warnsdorff, None);
         let (mut tours, mut nodes) = (0, jobs.nodes_above);
         for prefix in &jobs.prefixes {
-            let expected = searcher.run_from(prefix, Goal::CountAll, &mut Keep::default()).unwrap();
+            let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
             let rest: Vec<(u16, u16)> = prefix[1..].iter().map(|s| (s.file, s.rank)).collect();
             let summary = sim.search_from(&request, &rest, BUDGET, &mut |_| true);
             assert_eq!((summary.tours, summary.nodes), (expected.tours, expected.nodes), "{board} {prefix:?}");
