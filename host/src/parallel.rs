@@ -59,8 +59,9 @@ pub fn count_all(
     check: &(dyn Fn(&[Square]) -> Result<()> + Sync),
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<Outcome> {
+    let threads = threads.max(1);
     let searcher = Searcher::new(*spec)?;
-    let jobs = PrefixJobs::split(spec, threads.max(1) * 64);
+    let jobs = PrefixJobs::split(spec, threads * 64);
     let prefix_len = jobs.prefixes.first().map_or(0, Vec::len) as u64;
     let shared = Shared {
         next_job: AtomicUsize::new(0),
@@ -71,7 +72,7 @@ pub fn count_all(
     };
     let (finished, worker_done) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             let finished = finished.clone();
             let (shared, searcher, prefixes) = (&shared, &searcher, &jobs.prefixes);
             scope.spawn(move || {
