@@ -1,9 +1,12 @@
-//! Emits the engine's Verilog (from the rtl crate), verilates it with the
-//! C shim, and links the result as a static library. Verilator 5 recipe from
-//! the project's toolchain notes.
+//! Emits the accelerator's Verilog (from the rtl crate) with the simulated
+//! board's link settings, verilates it with the C++ shim, and links the
+//! result as a static library. Verilator 5 recipe from the project's
+//! toolchain notes.
 
 use std::path::PathBuf;
 use std::process::Command;
+
+use knights_rtl::accelerator::LinkSettings;
 
 /// The largest board of the simulated build.
 const MAX_WIDTH: usize = 8;
@@ -16,12 +19,20 @@ fn main() {
     println!("cargo:rerun-if-changed={}", shim.display());
     println!("cargo:rerun-if-changed=build.rs");
 
-    let verilog = knights_rtl::verilog::engine_verilog(MAX_WIDTH, MAX_HEIGHT).expect("a supported build size");
+    let link = LinkSettings::simulation();
+    let verilog =
+        knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, link).expect("a supported build size");
     let top = out.join("top.v");
     std::fs::write(&top, verilog).unwrap();
     std::fs::write(
-        out.join("max_board.rs"),
-        format!("pub const MAX_BOARD: (u16, u16) = ({MAX_WIDTH}, {MAX_HEIGHT});\n"),
+        out.join("build_settings.rs"),
+        format!(
+            "/// The simulated build: largest board, clock, UART bit time.\n\
+             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, clock_hz: {}, \
+             clocks_per_bit: {} }};\n",
+            link.clock_hz,
+            link.clocks_per_bit()
+        ),
     )
     .unwrap();
 
@@ -39,6 +50,7 @@ fn main() {
         .env_remove("MAKEFLAGS")
         .env_remove("MFLAGS")
         .env_remove("CARGO_MAKEFLAGS")
+        .arg(format!("-j{}", std::env::var("NUM_JOBS").unwrap_or_else(|_| "1".into())))
         .args(["-s", "-C"])
         .arg(&obj)
         .args(["-f", "lib.mk", "libksim.a", "OPT_FAST=-O2", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2"]));

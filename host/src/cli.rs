@@ -1,6 +1,7 @@
 //! The `knights` command line: argument definitions and what each command does.
 
 use std::io::Write;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -8,10 +9,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::bench;
 use crate::board::{BoardSize, Square};
 use crate::device::{CpuDevice, Device};
+use crate::link::LinkedDevice;
 use crate::progress::Progress;
 use crate::query::{self, Answer, Query, UsageError};
 use crate::render;
 use crate::search::{Goal, MoveOrder, SearchSpec};
+use crate::transport::{SerialTransport, SimTransport};
 
 /// Knight's tours on an FPGA backtracking engine, or on the CPU reference model.
 #[derive(Debug, Parser)]
@@ -46,6 +49,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Run the simulated board behind a pseudo-terminal, so that
+    /// `knights ... --port PATH` reaches it through the serial-port code.
+    SimServe,
     /// Measure the CPU reference search in nodes per second (5x5 and 6x5
     /// counts from a1, one core and all cores).
     Bench {
@@ -81,9 +87,19 @@ impl SearchArgs {
 /// Where the search runs.
 #[derive(Debug, Args)]
 pub struct DeviceArgs {
-    /// The device that searches.
-    #[arg(long, value_enum, default_value_t = DeviceKind::Cpu)]
-    pub device: DeviceKind,
+    /// The device that searches [default: sim, or board when --port is given].
+    #[arg(long, value_enum)]
+    pub device: Option<DeviceKind>,
+    /// Serial port of the board (e.g. /dev/ttyUSB1); found automatically
+    /// when exactly one USB serial port exists.
+    #[arg(long, short = 'p', env = "KNIGHTS_PORT", value_name = "PATH")]
+    pub port: Option<String>,
+    /// Baud rate of the board's UART (the bitstream's build setting).
+    #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
+    pub baud: u32,
+    /// Seconds the board or simulator may stay silent before giving up.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    pub timeout: f64,
     /// Threads for counts on the CPU device (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -91,6 +107,10 @@ pub struct DeviceArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DeviceKind {
+    /// The accelerator's Verilog simulated by Verilator, over its UART.
+    Sim,
+    /// A flashed FPGA board on a serial port.
+    Board,
     /// The CPU reference search on this machine.
     Cpu,
 }
@@ -103,8 +123,22 @@ pub enum Format {
 }
 
 impl DeviceArgs {
-    fn open(&self) -> Box<dyn Device> {
-        match self.device {
+    fn open(&self) -> Result<Box<dyn Device>> {
+        let kind = match (self.device, &self.port) {
+            (None, Some(_)) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
+            (Some(kind), Some(_)) => {
+                return Err(UsageError(format!(
+                    "--port names a board's serial port, but --device is {kind:?}: drop one of them"
+                ))
+                .into())
+            }
+            (kind, None) => kind.unwrap_or(DeviceKind::Sim),
+        };
+        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
+            return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
+        }
+        let timeout = Duration::from_secs_f64(self.timeout);
+        Ok(match kind {
             DeviceKind::Cpu => {
                 let mut cpu = CpuDevice::all_cores();
                 if let Some(threads) = self.threads {
@@ -112,7 +146,15 @@ impl DeviceArgs {
                 }
                 Box::new(cpu)
             }
-        }
+            DeviceKind::Sim => Box::new(LinkedDevice::connect("sim", SimTransport::new(), timeout)?),
+            DeviceKind::Board => {
+                let path = match &self.port {
+                    Some(path) => path.clone(),
+                    None => SerialTransport::detect()?,
+                };
+                Box::new(LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?)
+            }
+        })
     }
 }
 
@@ -144,16 +186,34 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
         }
         Command::Bench { format } => run_bench(format, &mut out)?,
+        Command::SimServe => serve(&mut out)?,
     }
     Ok(())
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
-    let mut device = device_args.open();
+    let mut device = device_args.open()?;
     let mut progress = Progress::on_stderr();
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
+}
+
+#[cfg(unix)]
+fn serve(out: &mut dyn Write) -> Result<()> {
+    crate::transport::serve_simulated_board(
+        &mut |path| {
+            let _ = writeln!(out, "{path}");
+            let _ = out.flush();
+            eprintln!("simulated board on {path}: run e.g. `knights solve --size 5 --port {path}`; Ctrl-C stops it");
+        },
+        &|| true,
+    )
+}
+
+#[cfg(not(unix))]
+fn serve(_out: &mut dyn Write) -> Result<()> {
+    anyhow::bail!("sim-serve needs pseudo-terminals, which this system does not have")
 }
 
 fn run_bench(format: Format, out: &mut dyn Write) -> Result<()> {

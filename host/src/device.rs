@@ -6,6 +6,7 @@ use std::fmt;
 use anyhow::Result;
 
 use crate::board::{BoardSize, Square};
+use crate::link::LinkFigures;
 use crate::parallel;
 use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
 use crate::validate::check_tour;
@@ -24,6 +25,8 @@ pub struct Report {
     pub outcome: Outcome,
     /// Engine clock cycles, for devices that count them.
     pub cycles: Option<u64>,
+    /// Traffic and clock of a device reached over a link.
+    pub link: Option<LinkFigures>,
 }
 
 /// A place a search can run.
@@ -81,7 +84,7 @@ impl Device for CpuDevice {
             }
             outcome
         };
-        Ok(Report { outcome, cycles: None })
+        Ok(Report { outcome, cycles: None, link: None })
     }
 }
 

@@ -9,6 +9,7 @@ use anyhow::{bail, Result};
 
 use crate::board::Square;
 use crate::device::{Device, Sink};
+use crate::link::LinkFigures;
 use crate::search::{Flow, Goal, SearchSpec, Status};
 use crate::validate::check_tour;
 
@@ -46,6 +47,8 @@ pub struct Answer {
     pub status: Status,
     /// Engine clock cycles, from devices that count them.
     pub cycles: Option<u64>,
+    /// Link traffic and the device clock, from devices behind a link.
+    pub link: Option<LinkFigures>,
     pub elapsed: Duration,
     /// Why the board can have no tour of this kind, when known without searching.
     pub impossible: Option<&'static str>,
@@ -90,6 +93,7 @@ pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, 
         nodes: 0,
         status: Status::Exhausted,
         cycles: None,
+        link: None,
         elapsed: Duration::ZERO,
         impossible: None,
     };
@@ -118,6 +122,7 @@ pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, 
     answer.nodes = outcome.nodes;
     answer.status = outcome.status;
     answer.cycles = report.cycles;
+    answer.link = report.link;
     answer.elapsed = started.elapsed();
     Ok(answer)
 }

@@ -69,6 +69,9 @@ pub fn summary(answer: &Answer) -> String {
     }
     if let Some(cycles) = answer.cycles {
         write!(line, ", {cycles} cycles").unwrap();
+        if let (Some(engine), Some(link)) = (engine_seconds(answer), answer.link) {
+            write!(line, " = {:.4} s of engine time at {} MHz", engine, link.clock_hz as f64 / 1e6).unwrap();
+        }
     }
     if let Some(reason) = answer.impossible {
         write!(line, "; not searched: {reason}").unwrap();
@@ -127,9 +130,23 @@ pub fn json(answer: &Answer) -> Value {
         "tour_count": answer.tour_count,
         "nodes": answer.nodes,
         "cycles": answer.cycles,
+        "cycles_per_node": answer.cycles.map(|c| c as f64 / answer.nodes.max(1) as f64),
+        "engine_seconds": engine_seconds(answer),
+        "clock_hz": answer.link.map(|l| l.clock_hz),
+        "link_bytes_sent": answer.link.map(|l| l.bytes_sent),
+        "link_bytes_received": answer.link.map(|l| l.bytes_received),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
         "impossible": answer.impossible,
     })
+}
+
+/// The engine's search time at the device's clock, modelled from its cycle
+/// count (for the simulated board, the time the real board would take).
+pub fn engine_seconds(answer: &Answer) -> Option<f64> {
+    match (answer.cycles, answer.link) {
+        (Some(cycles), Some(link)) if link.clock_hz > 0 => Some(cycles as f64 / link.clock_hz as f64),
+        _ => None,
+    }
 }
 
 /// One tour drawn as an SVG picture: the board, the knight's path, and the

@@ -47,7 +47,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub clock: Signal<In, Clock>,
     /// Starts a search with the inputs below (while idle or done).
     pub start: Signal<In, bool>,
-    /// Aborts a running search; it ends with status aborted.
+    /// Aborts a running search; it ends with status aborted. Hold it until
+    /// `done`: a tour being streamed is finished first.
     pub cancel: Signal<In, bool>,
     /// Board files, 1 to the build's maximum width.
     pub width: Signal<In, Bits<8>>,
@@ -86,6 +87,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub tours: Signal<Out, Bits<48>>,
     pub nodes: Signal<Out, Bits<48>>,
     pub cycles: Signal<Out, Bits<48>>,
+    /// Squares on the board: the length of a tour (valid once running).
+    pub board_squares: Signal<Out, Bits<16>>,
 
     // Build-time constants (see `Geometry`).
     legal: [Constant<Bits<SQ>>; 8],
@@ -228,6 +231,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             tours: Default::default(),
             nodes: Default::default(),
             cycles: Default::default(),
+            board_squares: Default::default(),
             legal: std::array::from_fn(|m| mask(geometry.legal_sources(m))),
             shift_up: std::array::from_fn(|m| shift(geometry.offset(m).max(0))),
             shift_down: std::array::from_fn(|m| shift(geometry.offset(m).min(0))),
@@ -585,6 +589,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.tours.next = self.tour_count.q.val();
         self.nodes.next = self.node_count.q.val();
         self.cycles.next = self.cycle_count.q.val();
+        self.board_squares.next = self.area.q.val();
 
         match self.state.q.val() {
             EngineState::Idle => {}
@@ -733,10 +738,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 if self.emit_level.q.val() == self.depth.q.val() {
                     self.tour_square.next = self.current_index.q.val();
                 }
-                if self.cancel.val() {
-                    self.result.d.next = self.status_aborted.val();
-                    self.state.d.next = EngineState::Done;
-                } else if self.emit_wait.q.val() {
+                // No cancel here: a tour being streamed is never cut short;
+                // a held cancel takes effect back in Run.
+                if self.emit_wait.q.val() {
                     self.emit_wait.d.next = false;
                 } else {
                     self.tour_valid.next = true;

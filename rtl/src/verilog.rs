@@ -1,29 +1,53 @@
-//! Emitting the engine as Verilog for a chosen largest board.
+//! Emitting the engine, or the whole accelerator, as Verilog for a chosen
+//! largest board.
 
 use rust_hdl::prelude::*;
 
+use crate::accelerator::{Accelerator, LinkSettings};
 use crate::engine::Engine;
 
-/// The engine's Verilog (top module `top`) for boards up to
-/// `max_width` × `max_height`, or `None` when that area is not one the crate
-/// instantiates (the engine's widths are compile-time parameters).
-pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
-    macro_rules! areas {
-        ($(($squares:literal, $bits:literal)),*) => {
-            match max_width * max_height {
-                $($squares => Some(emit(Engine::<$squares, $bits>::new(max_width, max_height))),)*
-                _ => None,
-            }
-        };
-    }
-    areas!((12, 4), (16, 4), (20, 5), (25, 5), (30, 5), (36, 6), (48, 6), (64, 6), (100, 7), (144, 8), (256, 8))
+/// Calls `$build` with the const parameters `(squares, bits)` of the
+/// instance for `$area`, or gives `None` when the crate has none.
+macro_rules! for_area {
+    ($area:expr, $build:ident) => {
+        for_area!(@ $area, $build, (12, 4), (16, 4), (20, 5), (25, 5), (30, 5), (36, 6), (48, 6), (64, 6), (100, 7),
+            (144, 8), (256, 8))
+    };
+    (@ $area:expr, $build:ident, $(($squares:literal, $bits:literal)),*) => {
+        match $area {
+            $($squares => Some($build!($squares, $bits)),)*
+            _ => None,
+        }
+    };
 }
 
 /// Board areas with an engine instance: a build's `max_width * max_height`
 /// must be one of these.
 pub const SUPPORTED_AREAS: [usize; 11] = [12, 16, 20, 25, 30, 36, 48, 64, 100, 144, 256];
 
-fn emit<T: Block>(mut engine: T) -> String {
-    engine.connect_all();
-    generate_verilog(&engine)
+/// The engine's Verilog (top module `top`) for boards up to
+/// `max_width` × `max_height`, or `None` when that area has no instance.
+pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
+    macro_rules! engine {
+        ($squares:literal, $bits:literal) => {
+            emit(Engine::<$squares, $bits>::new(max_width, max_height))
+        };
+    }
+    for_area!(max_width * max_height, engine)
+}
+
+/// The accelerator's Verilog (top module `top`: UART pins, LEDs, the engine)
+/// for boards up to `max_width` × `max_height`.
+pub fn accelerator_verilog(max_width: usize, max_height: usize, link: LinkSettings) -> Option<String> {
+    macro_rules! accelerator {
+        ($squares:literal, $bits:literal) => {
+            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, link))
+        };
+    }
+    for_area!(max_width * max_height, accelerator)
+}
+
+fn emit<T: Block>(mut top: T) -> String {
+    top.connect_all();
+    generate_verilog(&top)
 }

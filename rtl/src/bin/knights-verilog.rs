@@ -1,19 +1,46 @@
-//! Writes the engine's Verilog to stdout: `knights-verilog WIDTH HEIGHT`.
+//! Writes Verilog to stdout:
+//! `knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--clock HZ] [--baud B]`.
+//! The accelerator (UART link and engine) by default, the bare engine with
+//! `--engine`; the clock defaults to 12 MHz, the baud rate to 115200.
+
+use knights_rtl::accelerator::LinkSettings;
+use knights_rtl::verilog::{accelerator_verilog, engine_verilog, SUPPORTED_AREAS};
+
+const USAGE: &str = "usage: knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--clock HZ] [--baud B]";
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let [width, height] = args[..] else {
-        eprintln!("usage: knights-verilog MAX_WIDTH MAX_HEIGHT");
+    let mut sizes = Vec::new();
+    let mut engine_only = false;
+    let (mut clock_hz, mut baud) = (12_000_000u64, 115_200u64);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--engine" => engine_only = true,
+            "--clock" => clock_hz = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
+            "--baud" => baud = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
+            _ => sizes.push(arg.parse::<usize>().unwrap_or_else(|_| usage())),
+        }
+    }
+    let [width, height] = sizes[..] else { usage() };
+    if baud == 0 || clock_hz < 4 * baud {
+        eprintln!("error: the clock must be at least 4 times the baud rate");
         std::process::exit(2);
+    }
+    let verilog = if engine_only {
+        engine_verilog(width, height)
+    } else {
+        accelerator_verilog(width, height, LinkSettings::new(clock_hz, baud))
     };
-    match knights_rtl::verilog::engine_verilog(width, height) {
+    match verilog {
         Some(verilog) => print!("{verilog}"),
         None => {
-            eprintln!(
-                "error: no engine instance for {width}x{height}: the area must be one of {:?}",
-                knights_rtl::verilog::SUPPORTED_AREAS
-            );
+            eprintln!("error: no engine instance for {width}x{height}: the area must be one of {SUPPORTED_AREAS:?}");
             std::process::exit(2);
         }
     }
+}
+
+fn usage() -> ! {
+    eprintln!("{USAGE}");
+    std::process::exit(2);
 }

@@ -1,0 +1,281 @@
+//! A device at the far end of a [`Transport`]: commands out, responses in,
+//! and the search API ([`Device`]) on top, so the simulated board and a real
+//! board over a serial port behave the same for everything above.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+
+use crate::board::{BoardSize, Square};
+use crate::device::{Device, Report, Sink};
+use crate::proto::{code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, VERSION};
+use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
+use crate::transport::Transport;
+
+/// Payload bytes a frame can have: a tour on the largest board one byte per
+/// square allows.
+const MAX_PAYLOAD: usize = 4 + 256;
+
+/// What crossed the link during one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LinkFigures {
+    /// The device's clock, for engine time from cycles.
+    pub clock_hz: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// Bytes the host dropped as line noise.
+    pub bytes_skipped: u64,
+}
+
+/// Frames over a transport.
+pub struct Link<T: Transport> {
+    transport: T,
+    decoder: FrameDecoder,
+    bytes_sent: u64,
+    bytes_received: u64,
+}
+
+impl<T: Transport> Link<T> {
+    pub fn new(transport: T) -> Self {
+        Link { transport, decoder: FrameDecoder::new(MAX_PAYLOAD), bytes_sent: 0, bytes_received: 0 }
+    }
+
+    pub fn transport(&mut self) -> &mut T {
+        &mut self.transport
+    }
+
+    pub fn send(&mut self, command: &Command) -> Result<()> {
+        let bytes = command.encode();
+        self.transport
+            .write_all(&bytes)
+            .with_context(|| format!("cannot write to {}: was the board unplugged?", self.transport.describe()))?;
+        self.bytes_sent += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// The next response, or `None` when none came within `timeout`.
+    pub fn receive(&mut self, timeout: Duration) -> Result<Option<Response>> {
+        let deadline = Instant::now() + timeout;
+        let mut buffer = [0u8; 1024];
+        loop {
+            if let Some(frame) = self.decoder.next_frame() {
+                return Ok(Some(frame?));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Wait in short slices so a sync byte from line noise is given up
+            // once the line goes quiet instead of swallowing later frames.
+            let n = self
+                .transport
+                .read(&mut buffer, left.min(Duration::from_millis(100)))
+                .with_context(|| format!("cannot read from {}: was the board unplugged?", self.transport.describe()))?;
+            self.bytes_received += n as u64;
+            self.decoder.push(&buffer[..n]);
+            if n == 0 {
+                if self.decoder.pending() > 0 {
+                    self.decoder.drop_incomplete();
+                    continue;
+                }
+                if left.is_zero() {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// Asks the device what it is, skipping what an earlier session left on
+    /// the line.
+    pub fn identify(&mut self, timeout: Duration) -> Result<Identity> {
+        self.send(&Command::Identify)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.receive(left)? {
+                Some(Response::Identity(identity)) => {
+                    if identity.version != VERSION {
+                        bail!(
+                            "{} speaks protocol version {}, this host {VERSION}: flash a bitstream built from this \
+                             version of knights",
+                            self.transport.describe(),
+                            identity.version
+                        );
+                    }
+                    return Ok(identity);
+                }
+                Some(_) => continue,
+                None => bail!(
+                    "no answer from {} within {:.1} s: is the bitstream loaded, and is the baud rate right?",
+                    self.transport.describe(),
+                    timeout.as_secs_f64()
+                ),
+            }
+        }
+    }
+
+    pub fn figures(&self, clock_hz: u64) -> LinkFigures {
+        LinkFigures {
+            clock_hz,
+            bytes_sent: self.bytes_sent,
+            bytes_received: self.bytes_received,
+            bytes_skipped: self.decoder.skipped(),
+        }
+    }
+}
+
+/// A device reached over a link: the simulated board or a real one.
+pub struct LinkedDevice<T: Transport> {
+    name: &'static str,
+    link: Link<T>,
+    identity: Identity,
+    /// How long the device may stay silent during a search.
+    timeout: Duration,
+}
+
+impl<T: Transport> LinkedDevice<T> {
+    /// Connects and identifies the device; `name` is how `--device` calls it.
+    pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self> {
+        let mut link = Link::new(transport);
+        let identity = link.identify(timeout)?;
+        Ok(LinkedDevice { name, link, identity, timeout })
+    }
+
+    pub fn identity(&self) -> Identity {
+        self.identity
+    }
+
+    pub fn link(&mut self) -> &mut Link<T> {
+        &mut self.link
+    }
+
+    fn square(&self, index: u8) -> Square {
+        let width = u16::from(self.identity.max_width);
+        Square::new(u16::from(index) % width, u16::from(index) / width)
+    }
+
+    fn describe(&self) -> String {
+        self.link.transport.describe()
+    }
+
+    /// Waits for the next response of a running search.
+    fn next(&mut self) -> Result<Response> {
+        self.link.receive(self.timeout)?.ok_or_else(|| {
+            anyhow!(
+                "{} sent nothing for {:.1} s during a search: it may have been reset or unplugged (raise --timeout \
+                 if it is just slow)",
+                self.describe(),
+                self.timeout.as_secs_f64()
+            )
+        })
+    }
+
+    fn request(&self, spec: &SearchSpec, goal: Goal) -> Result<SolveRequest> {
+        let byte = |value: u16| u8::try_from(value).map_err(|_| anyhow!("{value} does not fit the protocol"));
+        if spec.order == MoveOrder::Warnsdorff && !self.identity.warnsdorff {
+            bail!("this bitstream was built without Warnsdorff's rule: use --order fixed or rebuild with it");
+        }
+        Ok(SolveRequest {
+            width: byte(spec.board.width)?,
+            height: byte(spec.board.height)?,
+            file: byte(spec.start.file)?,
+            rank: byte(spec.start.rank)?,
+            closed: spec.closed,
+            warnsdorff: spec.order == MoveOrder::Warnsdorff,
+            count: goal == Goal::CountAll,
+            limit: match goal {
+                Goal::First(k) => u32::try_from(k).unwrap_or(0),
+                Goal::CountAll => 0,
+            },
+        })
+    }
+}
+
+impl<T: Transport> Device for LinkedDevice<T> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn max_board(&self) -> BoardSize {
+        BoardSize::new(u16::from(self.identity.max_width), u16::from(self.identity.max_height))
+    }
+
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report> {
+        let request = self.request(spec, goal)?;
+        let start = self.link.figures(0);
+        self.link.send(&Command::Solve(request))?;
+        // Answers to earlier commands may still be on the way; ours is the
+        // first ACK or ERROR about SOLVE.
+        loop {
+            match self.next()? {
+                Response::Ack { command: code::SOLVE } => break,
+                Response::Error { code, command: code::SOLVE } => {
+                    let fix = match code {
+                        ErrorCode::Busy => ": wait for it to finish, or reset the board",
+                        _ => "",
+                    };
+                    bail!("{} refused the search: {code}{fix}", self.describe());
+                }
+                Response::Error { code, .. } => bail!("{} could not read the request: {code}", self.describe()),
+                _ => continue,
+            }
+        }
+        let mut received = 0u64;
+        let mut stopping = false;
+        loop {
+            match self.next()? {
+                Response::Tour { sequence, squares } => {
+                    received += 1;
+                    if u64::from(sequence) != received & 0xFFFF_FFFF {
+                        bail!(
+                            "tour #{received} from {} arrived numbered {sequence}: tours were lost on the way",
+                            self.describe()
+                        );
+                    }
+                    let tour: Vec<Square> = squares.iter().map(|&s| self.square(s)).collect();
+                    if let Err(error) = sink.tour(&tour) {
+                        // Leave the device idle for the next search.
+                        self.link.send(&Command::Abort)?;
+                        let _ = self.drain_until_done();
+                        return Err(error);
+                    }
+                }
+                Response::Progress { searching: true, counters } => {
+                    if !stopping && sink.progress(counters.nodes, counters.tours) == Flow::Stop {
+                        self.link.send(&Command::Abort)?;
+                        stopping = true;
+                    }
+                }
+                Response::Done { status, counters } => {
+                    let status = match status {
+                        code::STATUS_FOUND => Status::Found,
+                        code::STATUS_EXHAUSTED => Status::Exhausted,
+                        code::STATUS_ABORTED => Status::Aborted,
+                        other => bail!("{} ended a search with unknown status {other}", self.describe()),
+                    };
+                    let mut figures = self.link.figures(u64::from(self.identity.clock_hz));
+                    figures.bytes_sent -= start.bytes_sent;
+                    figures.bytes_received -= start.bytes_received;
+                    figures.bytes_skipped -= start.bytes_skipped;
+                    return Ok(Report {
+                        outcome: Outcome { tours: counters.tours, nodes: counters.nodes, status },
+                        cycles: Some(counters.cycles),
+                        link: Some(figures),
+                    });
+                }
+                Response::Error { code, .. } => {
+                    bail!("{} reported an error during the search: {code}", self.describe())
+                }
+                Response::Ack { .. } | Response::Identity(_) | Response::Progress { .. } => {}
+            }
+        }
+    }
+}
+
+impl<T: Transport> LinkedDevice<T> {
+    fn drain_until_done(&mut self) -> Result<()> {
+        loop {
+            if let Response::Done { .. } = self.next()? {
+                return Ok(());
+            }
+        }
+    }
+}

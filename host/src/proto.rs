@@ -1,0 +1,417 @@
+//! The link protocol of `docs/protocol.md`, host side: frames, commands and
+//! responses, and a decoder that finds frames in a damaged byte stream.
+//!
+//! A frame is `A5 | length (u16 LE) | type | payload | CRC-16 (LE)`, the CRC
+//! (CCITT-FALSE) taken over everything before it. This module is pure: no
+//! I/O, no clocks; the link layer (`link`) adds those.
+
+use std::fmt;
+
+/// First byte of every frame.
+pub const SYNC: u8 = 0xA5;
+/// The protocol version this host speaks.
+pub const VERSION: u8 = 1;
+/// Bytes of a frame around its payload: sync, length, type, CRC.
+pub const OVERHEAD: usize = 6;
+
+pub mod code {
+    //! Type bytes and numbers, as in `docs/protocol.md`.
+    pub const IDENTIFY: u8 = 0x01;
+    pub const SOLVE: u8 = 0x02;
+    pub const ABORT: u8 = 0x03;
+    pub const STATUS: u8 = 0x04;
+
+    pub const IDENTITY: u8 = 0x81;
+    pub const ACK: u8 = 0x82;
+    pub const TOUR: u8 = 0x83;
+    pub const PROGRESS: u8 = 0x84;
+    pub const DONE: u8 = 0x85;
+    pub const ERROR: u8 = 0x86;
+
+    pub const FLAG_CLOSED: u8 = 1;
+    pub const FLAG_WARNSDORFF: u8 = 2;
+    pub const FLAG_COUNT: u8 = 4;
+
+    pub const FEATURE_WARNSDORFF: u8 = 1;
+
+    pub const STATUS_FOUND: u8 = 1;
+    pub const STATUS_EXHAUSTED: u8 = 2;
+    pub const STATUS_ABORTED: u8 = 3;
+}
+
+/// CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection.
+pub fn crc16(bytes: &[u8]) -> u16 {
+    let mut crc = 0xFFFFu16;
+    for &byte in bytes {
+        crc ^= u16::from(byte) << 8;
+        for _ in 0..8 {
+            crc = if crc & 0x8000 != 0 { crc << 1 ^ 0x1021 } else { crc << 1 };
+        }
+    }
+    crc
+}
+
+/// A whole frame around `payload`.
+pub fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
+    let length = u16::try_from(payload.len()).expect("payload fits a frame");
+    let mut bytes = Vec::with_capacity(payload.len() + OVERHEAD);
+    bytes.push(SYNC);
+    bytes.extend_from_slice(&length.to_le_bytes());
+    bytes.push(kind);
+    bytes.extend_from_slice(payload);
+    let crc = crc16(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// A search as the device takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveRequest {
+    pub width: u8,
+    pub height: u8,
+    pub file: u8,
+    pub rank: u8,
+    pub closed: bool,
+    pub warnsdorff: bool,
+    /// Count every tour without sending any; otherwise tours are streamed.
+    pub count: bool,
+    /// Tours to stream before stopping; 0 streams every tour.
+    pub limit: u32,
+}
+
+/// Host-to-device messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Identify,
+    Solve(SolveRequest),
+    Abort,
+    Status,
+}
+
+impl Command {
+    pub fn code(&self) -> u8 {
+        match self {
+            Command::Identify => code::IDENTIFY,
+            Command::Solve(_) => code::SOLVE,
+            Command::Abort => code::ABORT,
+            Command::Status => code::STATUS,
+        }
+    }
+
+    /// The command as a frame.
+    pub fn encode(&self) -> Vec<u8> {
+        match self {
+            Command::Solve(r) => {
+                let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+                let flags = flag(r.closed, code::FLAG_CLOSED)
+                    | flag(r.warnsdorff, code::FLAG_WARNSDORFF)
+                    | flag(r.count, code::FLAG_COUNT);
+                let mut payload = vec![r.width, r.height, r.file, r.rank, flags];
+                payload.extend_from_slice(&r.limit.to_le_bytes());
+                frame(self.code(), &payload)
+            }
+            _ => frame(self.code(), &[]),
+        }
+    }
+}
+
+/// What IDENTIFY reports: the build's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub version: u8,
+    pub max_width: u8,
+    pub max_height: u8,
+    pub engines: u8,
+    pub clock_hz: u32,
+    pub baud: u32,
+    pub warnsdorff: bool,
+}
+
+/// Search counters in PROGRESS and DONE.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub tours: u64,
+    pub nodes: u64,
+    pub cycles: u64,
+}
+
+/// Why a device refused a frame or a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    BadCrc,
+    BadLength,
+    UnknownCommand,
+    Truncated,
+    Busy,
+    BoardTooLarge,
+    StartOffBoard,
+    BadArgument,
+    Other(u8),
+}
+
+impl ErrorCode {
+    pub fn from_byte(byte: u8) -> Self {
+        match byte {
+            1 => ErrorCode::BadCrc,
+            2 => ErrorCode::BadLength,
+            3 => ErrorCode::UnknownCommand,
+            4 => ErrorCode::Truncated,
+            5 => ErrorCode::Busy,
+            6 => ErrorCode::BoardTooLarge,
+            7 => ErrorCode::StartOffBoard,
+            8 => ErrorCode::BadArgument,
+            other => ErrorCode::Other(other),
+        }
+    }
+
+    pub fn to_byte(self) -> u8 {
+        match self {
+            ErrorCode::BadCrc => 1,
+            ErrorCode::BadLength => 2,
+            ErrorCode::UnknownCommand => 3,
+            ErrorCode::Truncated => 4,
+            ErrorCode::Busy => 5,
+            ErrorCode::BoardTooLarge => 6,
+            ErrorCode::StartOffBoard => 7,
+            ErrorCode::BadArgument => 8,
+            ErrorCode::Other(byte) => byte,
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorCode::BadCrc => f.write_str("a command arrived with a bad CRC (line noise or a wrong baud rate)"),
+            ErrorCode::BadLength => f.write_str("a command had the wrong length for its type"),
+            ErrorCode::UnknownCommand => f.write_str("the device does not know that command (protocol mismatch)"),
+            ErrorCode::Truncated => f.write_str("a command stopped arriving part way (bytes lost on the line)"),
+            ErrorCode::Busy => f.write_str("the device is still running a search"),
+            ErrorCode::BoardTooLarge => f.write_str("the board is larger than the bitstream was built for"),
+            ErrorCode::StartOffBoard => f.write_str("the start square is off the board"),
+            ErrorCode::BadArgument => f.write_str("the request has a zero board side or unknown flags"),
+            ErrorCode::Other(code) => write!(f, "error code {code}"),
+        }
+    }
+}
+
+/// Device-to-host messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    Identity(Identity),
+    /// A command was accepted.
+    Ack {
+        command: u8,
+    },
+    /// A tour: its number in this search (from 1) and its squares, each
+    /// `rank * max_width + file` with the build's `max_width`.
+    Tour {
+        sequence: u32,
+        squares: Vec<u8>,
+    },
+    Progress {
+        searching: bool,
+        counters: Counters,
+    },
+    /// The search ended; `status` is one of `code::STATUS_*`.
+    Done {
+        status: u8,
+        counters: Counters,
+    },
+    Error {
+        code: ErrorCode,
+        command: u8,
+    },
+}
+
+/// A frame with a good CRC whose content makes no sense: the two sides do
+/// not speak the same protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed {
+    pub kind: u8,
+    pub length: usize,
+}
+
+impl fmt::Display for Malformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the device sent a frame of type {:#04x} with {} payload bytes, which protocol version {VERSION} does not \
+             have: flash a bitstream built from this version of knights",
+            self.kind, self.length
+        )
+    }
+}
+
+impl std::error::Error for Malformed {}
+
+fn u48(bytes: &[u8]) -> u64 {
+    bytes[..6].iter().rev().fold(0, |value, &b| value << 8 | u64::from(b))
+}
+
+fn counters(payload: &[u8]) -> Counters {
+    Counters { tours: u48(&payload[1..]), nodes: u48(&payload[7..]), cycles: u48(&payload[13..]) }
+}
+
+impl Response {
+    /// Parses a frame's type and payload.
+    pub fn parse(kind: u8, payload: &[u8]) -> Result<Response, Malformed> {
+        let malformed = || Malformed { kind, length: payload.len() };
+        let length = payload.len();
+        Ok(match kind {
+            code::IDENTITY if length == 13 => Response::Identity(Identity {
+                version: payload[0],
+                max_width: payload[1],
+                max_height: payload[2],
+                engines: payload[3],
+                clock_hz: u32::from_le_bytes(payload[4..8].try_into().unwrap()),
+                baud: u32::from_le_bytes(payload[8..12].try_into().unwrap()),
+                warnsdorff: payload[12] & code::FEATURE_WARNSDORFF != 0,
+            }),
+            code::ACK if length == 1 => Response::Ack { command: payload[0] },
+            code::TOUR if length >= 4 => Response::Tour {
+                sequence: u32::from_le_bytes(payload[..4].try_into().unwrap()),
+                squares: payload[4..].to_vec(),
+            },
+            code::PROGRESS if length == 19 => {
+                Response::Progress { searching: payload[0] & 1 != 0, counters: counters(payload) }
+            }
+            code::DONE if length == 19 => Response::Done { status: payload[0], counters: counters(payload) },
+            code::ERROR if length == 2 => {
+                Response::Error { code: ErrorCode::from_byte(payload[0]), command: payload[1] }
+            }
+            _ => return Err(malformed()),
+        })
+    }
+
+    /// The response as a frame (what a device sends).
+    pub fn encode(&self) -> Vec<u8> {
+        let counters_payload = |first: u8, c: &Counters| {
+            let mut payload = vec![first];
+            for value in [c.tours, c.nodes, c.cycles] {
+                payload.extend_from_slice(&value.to_le_bytes()[..6]);
+            }
+            payload
+        };
+        match self {
+            Response::Identity(id) => {
+                let mut payload = vec![id.version, id.max_width, id.max_height, id.engines];
+                payload.extend_from_slice(&id.clock_hz.to_le_bytes());
+                payload.extend_from_slice(&id.baud.to_le_bytes());
+                payload.push(u8::from(id.warnsdorff) * code::FEATURE_WARNSDORFF);
+                frame(code::IDENTITY, &payload)
+            }
+            Response::Ack { command } => frame(code::ACK, &[*command]),
+            Response::Tour { sequence, squares } => {
+                let mut payload = sequence.to_le_bytes().to_vec();
+                payload.extend_from_slice(squares);
+                frame(code::TOUR, &payload)
+            }
+            Response::Progress { searching, counters } => {
+                frame(code::PROGRESS, &counters_payload(u8::from(*searching), counters))
+            }
+            Response::Done { status, counters } => frame(code::DONE, &counters_payload(*status, counters)),
+            Response::Error { code, command } => frame(code::ERROR, &[code.to_byte(), *command]),
+        }
+    }
+}
+
+/// Finds frames in a byte stream that may carry noise: bytes before a sync
+/// byte are skipped, and a candidate frame whose length is impossible or
+/// whose CRC fails is dropped by skipping its sync byte and searching on.
+#[derive(Clone, Debug)]
+pub struct FrameDecoder {
+    buffer: Vec<u8>,
+    max_payload: usize,
+    skipped: u64,
+}
+
+impl FrameDecoder {
+    /// A decoder for frames of at most `max_payload` payload bytes.
+    pub fn new(max_payload: usize) -> Self {
+        FrameDecoder { buffer: Vec::new(), max_payload, skipped: 0 }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buffer.extend_from_slice(bytes);
+    }
+
+    /// Bytes dropped so far as noise.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Bytes held for a frame not complete yet.
+    pub fn pending(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// Gives up on an incomplete frame at the front (the line went quiet
+    /// before it ended, so its sync byte was noise) and searches on.
+    pub fn drop_incomplete(&mut self) {
+        if !self.buffer.is_empty() {
+            self.skip(1);
+        }
+    }
+
+    fn skip(&mut self, count: usize) {
+        self.buffer.drain(..count);
+        self.skipped += count as u64;
+    }
+
+    /// The next complete frame, if one is in the buffer.
+    pub fn next_frame(&mut self) -> Option<Result<Response, Malformed>> {
+        loop {
+            let sync = self.buffer.iter().position(|&b| b == SYNC).unwrap_or(self.buffer.len());
+            self.skip(sync);
+            if self.buffer.len() < 4 {
+                return None;
+            }
+            let length = usize::from(u16::from_le_bytes([self.buffer[1], self.buffer[2]]));
+            if length > self.max_payload {
+                self.skip(1);
+                continue;
+            }
+            let end = length + OVERHEAD;
+            if self.buffer.len() < end {
+                return None;
+            }
+            let crc = u16::from_le_bytes([self.buffer[end - 2], self.buffer[end - 1]]);
+            if crc16(&self.buffer[..end - 2]) != crc {
+                self.skip(1);
+                continue;
+            }
+            let response = Response::parse(self.buffer[3], &self.buffer[4..end - 2]);
+            self.buffer.drain(..end);
+            return Some(response);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc_matches_the_catalogued_check_value() {
+        assert_eq!(crc16(b"123456789"), 0x29B1);
+    }
+
+    #[test]
+    fn solve_is_encoded_as_the_spec_shows() {
+        let solve = Command::Solve(SolveRequest {
+            width: 8,
+            height: 8,
+            file: 0,
+            rank: 0,
+            closed: true,
+            warnsdorff: false,
+            count: false,
+            limit: 1,
+        });
+        let bytes = solve.encode();
+        assert_eq!(&bytes[..13], &[0xA5, 9, 0, 0x02, 8, 8, 0, 0, 1, 1, 0, 0, 0]);
+        assert_eq!(bytes.len(), 15);
+        assert_eq!(u16::from_le_bytes([bytes[13], bytes[14]]), crc16(&bytes[..13]));
+    }
+}

@@ -1,0 +1,227 @@
+//! The command receiver: turns received bytes into checked commands.
+//!
+//! Hunts for the sync byte (anything else between frames is ignored), reads
+//! the length, type and payload, and checks the CRC. A good frame gives a
+//! one-clock `command_valid`; a bad one gives `error_valid` with the code
+//! the protocol prescribes (`docs/protocol.md`), and hunting resumes with the
+//! next byte. A frame that stops arriving for `timeout` clocks is dropped as
+//! truncated, so a lost byte never leaves the receiver stuck mid-frame.
+
+use rust_hdl::prelude::*;
+
+use crate::crc::{Crc16Step, CRC_INIT};
+use crate::protocol::*;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
+pub enum ReceiveState {
+    Hunt,
+    LengthLow,
+    LengthHigh,
+    Kind,
+    Payload,
+    CrcLow,
+    CrcHigh,
+}
+
+/// Payload bits kept: the longest command payload (SOLVE).
+pub const PAYLOAD_BITS: usize = 72;
+
+#[derive(LogicBlock)]
+pub struct CommandReceiver {
+    pub clock: Signal<In, Clock>,
+    pub octet: Signal<In, Bits<8>>,
+    pub octet_valid: Signal<In, bool>,
+    /// The command type of the last good frame.
+    pub command: Signal<Out, Bits<8>>,
+    /// Its payload, first byte in the low bits (for a 9-byte SOLVE).
+    pub payload: Signal<Out, Bits<PAYLOAD_BITS>>,
+    /// High for one clock per good frame.
+    pub command_valid: Signal<Out, bool>,
+    pub error_code: Signal<Out, Bits<8>>,
+    /// The command type the error concerns, 0 when not yet known.
+    pub error_command: Signal<Out, Bits<8>>,
+    /// High for one clock per bad frame.
+    pub error_valid: Signal<Out, bool>,
+    timeout: Constant<Bits<32>>,
+    sync: Constant<Bits<8>>,
+    crc_init: Constant<Bits<16>>,
+    cmd_identify: Constant<Bits<8>>,
+    cmd_solve: Constant<Bits<8>>,
+    cmd_abort: Constant<Bits<8>>,
+    cmd_status: Constant<Bits<8>>,
+    solve_length: Constant<Bits<16>>,
+    err_bad_crc: Constant<Bits<8>>,
+    err_bad_length: Constant<Bits<8>>,
+    err_unknown_command: Constant<Bits<8>>,
+    err_truncated: Constant<Bits<8>>,
+    crc_step: Crc16Step,
+    state: DFF<ReceiveState>,
+    length: DFF<Bits<16>>,
+    remaining: DFF<Bits<16>>,
+    kind: DFF<Bits<8>>,
+    payload_bits: DFF<Bits<PAYLOAD_BITS>>,
+    crc: DFF<Bits<16>>,
+    crc_low: DFF<Bits<8>>,
+    quiet: DFF<Bits<32>>,
+    good: DFF<bool>,
+    bad: DFF<bool>,
+    code: DFF<Bits<8>>,
+    received_crc: Signal<Local, Bits<16>>,
+    length_expected: Signal<Local, Bits<16>>,
+    known: Signal<Local, bool>,
+}
+
+impl CommandReceiver {
+    /// A receiver that drops a frame after `timeout` quiet clocks.
+    pub fn new(timeout: u64) -> Self {
+        assert!(timeout > 0 && timeout < 1 << 32);
+        CommandReceiver {
+            clock: Default::default(),
+            octet: Default::default(),
+            octet_valid: Default::default(),
+            command: Default::default(),
+            payload: Default::default(),
+            command_valid: Default::default(),
+            error_code: Default::default(),
+            error_command: Default::default(),
+            error_valid: Default::default(),
+            timeout: Constant::new(timeout.into()),
+            sync: Constant::new(SYNC.into()),
+            crc_init: Constant::new(CRC_INIT.into()),
+            cmd_identify: Constant::new(CMD_IDENTIFY.into()),
+            cmd_solve: Constant::new(CMD_SOLVE.into()),
+            cmd_abort: Constant::new(CMD_ABORT.into()),
+            cmd_status: Constant::new(CMD_STATUS.into()),
+            solve_length: Constant::new(SOLVE_LENGTH.into()),
+            err_bad_crc: Constant::new(ERR_BAD_CRC.into()),
+            err_bad_length: Constant::new(ERR_BAD_LENGTH.into()),
+            err_unknown_command: Constant::new(ERR_UNKNOWN_COMMAND.into()),
+            err_truncated: Constant::new(ERR_TRUNCATED.into()),
+            crc_step: Default::default(),
+            state: Default::default(),
+            length: Default::default(),
+            remaining: Default::default(),
+            kind: Default::default(),
+            payload_bits: Default::default(),
+            crc: Default::default(),
+            crc_low: Default::default(),
+            quiet: Default::default(),
+            good: Default::default(),
+            bad: Default::default(),
+            code: Default::default(),
+            received_crc: Default::default(),
+            length_expected: Default::default(),
+            known: Default::default(),
+        }
+    }
+}
+
+impl Logic for CommandReceiver {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, length, remaining, kind, payload_bits, crc, crc_low, quiet, good, bad, code);
+        self.command.next = self.kind.q.val();
+        self.payload.next = self.payload_bits.q.val();
+        self.command_valid.next = self.good.q.val();
+        self.error_code.next = self.code.q.val();
+        self.error_command.next = self.kind.q.val();
+        self.error_valid.next = self.bad.q.val();
+        self.good.d.next = false;
+        self.bad.d.next = false;
+        // Every frame's CRC starts over at its sync byte.
+        self.crc_step.crc.next = self.crc.q.val();
+        if self.state.q.val() == ReceiveState::Hunt {
+            self.crc_step.crc.next = self.crc_init.val();
+        }
+        self.crc_step.octet.next = self.octet.val();
+        self.received_crc.next = (bit_cast::<16, 8>(self.octet.val()) << 8) | bit_cast::<16, 8>(self.crc_low.q.val());
+
+        // Which commands exist, and the payload length each must have.
+        self.known.next = false;
+        self.length_expected.next = 0.into();
+        if (self.kind.q.val() == self.cmd_identify.val())
+            | (self.kind.q.val() == self.cmd_abort.val())
+            | (self.kind.q.val() == self.cmd_status.val())
+        {
+            self.known.next = true;
+        }
+        if self.kind.q.val() == self.cmd_solve.val() {
+            self.known.next = true;
+            self.length_expected.next = self.solve_length.val();
+        }
+
+        self.quiet.d.next = 0.into();
+        if self.state.q.val() != ReceiveState::Hunt {
+            self.quiet.d.next = self.quiet.q.val() + 1;
+        }
+        if self.octet_valid.val() {
+            self.quiet.d.next = 0.into();
+            self.crc.d.next = self.crc_step.updated.val();
+            match self.state.q.val() {
+                ReceiveState::Hunt => {
+                    if self.octet.val() == self.sync.val() {
+                        self.kind.d.next = 0.into();
+                        self.state.d.next = ReceiveState::LengthLow;
+                    }
+                }
+                ReceiveState::LengthLow => {
+                    self.length.d.next = bit_cast::<16, 8>(self.octet.val());
+                    self.state.d.next = ReceiveState::LengthHigh;
+                }
+                ReceiveState::LengthHigh => {
+                    self.length.d.next = self.length.q.val() | (bit_cast::<16, 8>(self.octet.val()) << 8);
+                    self.state.d.next = ReceiveState::Kind;
+                    if (self.octet.val() != 0) | (self.length.q.val() > self.solve_length.val()) {
+                        // Longer than any command: drop it without waiting.
+                        self.code.d.next = self.err_bad_length.val();
+                        self.bad.d.next = true;
+                        self.state.d.next = ReceiveState::Hunt;
+                    }
+                }
+                ReceiveState::Kind => {
+                    self.kind.d.next = self.octet.val();
+                    self.remaining.d.next = self.length.q.val();
+                    self.state.d.next = ReceiveState::Payload;
+                    if self.length.q.val() == 0 {
+                        self.state.d.next = ReceiveState::CrcLow;
+                    }
+                }
+                ReceiveState::Payload => {
+                    self.payload_bits.d.next =
+                        (self.payload_bits.q.val() >> 8) | (bit_cast::<PAYLOAD_BITS, 8>(self.octet.val()) << 64);
+                    self.remaining.d.next = self.remaining.q.val() - 1;
+                    if self.remaining.q.val() == 1 {
+                        self.state.d.next = ReceiveState::CrcLow;
+                    }
+                }
+                ReceiveState::CrcLow => {
+                    self.crc.d.next = self.crc.q.val();
+                    self.crc_low.d.next = self.octet.val();
+                    self.state.d.next = ReceiveState::CrcHigh;
+                }
+                ReceiveState::CrcHigh => {
+                    self.crc.d.next = self.crc.q.val();
+                    self.state.d.next = ReceiveState::Hunt;
+                    self.bad.d.next = true;
+                    if self.received_crc.val() != self.crc.q.val() {
+                        self.code.d.next = self.err_bad_crc.val();
+                    } else if !self.known.val() {
+                        self.code.d.next = self.err_unknown_command.val();
+                    } else if self.length.q.val() != self.length_expected.val() {
+                        self.code.d.next = self.err_bad_length.val();
+                    } else {
+                        self.bad.d.next = false;
+                        self.good.d.next = true;
+                    }
+                }
+                _ => {
+                    self.state.d.next = ReceiveState::Hunt;
+                }
+            }
+        } else if self.quiet.q.val() == self.timeout.val() {
+            self.code.d.next = self.err_truncated.val();
+            self.bad.d.next = true;
+            self.state.d.next = ReceiveState::Hunt;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The response sender: writes one frame at a time to the UART.
+//!
+//! A frame is loaded as a header of up to `FRAME_BITS / 8` bytes (sync,
+//! length, type and, for fixed-size responses, the whole payload), optionally
+//! followed by a tour's squares taken from the engine's stream as the UART
+//! accepts them (that is the engine's back-pressure), and closed with the CRC.
+
+use rust_hdl::prelude::*;
+
+use crate::crc::{Crc16Step, CRC_INIT};
+
+/// Header bits a frame can be loaded with: the longest fixed-size response.
+pub const FRAME_BITS: usize = 192;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
+pub enum SendState {
+    Idle,
+    Header,
+    Squares,
+    CrcLow,
+    CrcHigh,
+}
+
+#[derive(LogicBlock)]
+pub struct ResponseSender {
+    pub clock: Signal<In, Clock>,
+    /// Takes `header` (first byte in the low bits) when high while `idle`.
+    pub load: Signal<In, bool>,
+    pub header: Signal<In, Bits<FRAME_BITS>>,
+    /// Bytes of `header` to send, at least 1.
+    pub header_bytes: Signal<In, Bits<8>>,
+    /// Follow the header with squares until `square_last`.
+    pub with_squares: Signal<In, bool>,
+    /// No frame in progress: a new one can be loaded.
+    pub idle: Signal<Out, bool>,
+    pub square: Signal<In, Bits<8>>,
+    pub square_valid: Signal<In, bool>,
+    pub square_last: Signal<In, bool>,
+    pub square_ready: Signal<Out, bool>,
+    /// To the UART transmitter.
+    pub tx_data: Signal<Out, Bits<8>>,
+    pub tx_send: Signal<Out, bool>,
+    pub tx_ready: Signal<In, bool>,
+    crc_init: Constant<Bits<16>>,
+    crc_step: Crc16Step,
+    state: DFF<SendState>,
+    shift: DFF<Bits<FRAME_BITS>>,
+    bytes_left: DFF<Bits<8>>,
+    squares: DFF<bool>,
+    crc: DFF<Bits<16>>,
+}
+
+impl Default for ResponseSender {
+    fn default() -> Self {
+        ResponseSender {
+            clock: Default::default(),
+            load: Default::default(),
+            header: Default::default(),
+            header_bytes: Default::default(),
+            with_squares: Default::default(),
+            idle: Default::default(),
+            square: Default::default(),
+            square_valid: Default::default(),
+            square_last: Default::default(),
+            square_ready: Default::default(),
+            tx_data: Default::default(),
+            tx_send: Default::default(),
+            tx_ready: Default::default(),
+            crc_init: Constant::new(CRC_INIT.into()),
+            crc_step: Default::default(),
+            state: Default::default(),
+            shift: Default::default(),
+            bytes_left: Default::default(),
+            squares: Default::default(),
+            crc: Default::default(),
+        }
+    }
+}
+
+impl Logic for ResponseSender {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, shift, bytes_left, squares, crc);
+        self.idle.next = false;
+        self.square_ready.next = false;
+        self.tx_send.next = false;
+        self.tx_data.next = self.shift.q.val().get_bits::<8>(0);
+        if self.state.q.val() == SendState::Squares {
+            self.tx_data.next = self.square.val();
+        }
+        if self.state.q.val() == SendState::CrcLow {
+            self.tx_data.next = self.crc.q.val().get_bits::<8>(0);
+        }
+        if self.state.q.val() == SendState::CrcHigh {
+            self.tx_data.next = self.crc.q.val().get_bits::<8>(8);
+        }
+        self.crc_step.crc.next = self.crc.q.val();
+        self.crc_step.octet.next = self.tx_data.val();
+        match self.state.q.val() {
+            SendState::Idle => {
+                self.idle.next = true;
+                if self.load.val() {
+                    self.shift.d.next = self.header.val();
+                    self.bytes_left.d.next = self.header_bytes.val();
+                    self.squares.d.next = self.with_squares.val();
+                    self.crc.d.next = self.crc_init.val();
+                    self.state.d.next = SendState::Header;
+                }
+            }
+            SendState::Header => {
+                if self.tx_ready.val() {
+                    self.tx_send.next = true;
+                    self.crc.d.next = self.crc_step.updated.val();
+                    self.shift.d.next = self.shift.q.val() >> 8;
+                    self.bytes_left.d.next = self.bytes_left.q.val() - 1;
+                    if self.bytes_left.q.val() == 1 {
+                        self.state.d.next = SendState::CrcLow;
+                        if self.squares.q.val() {
+                            self.state.d.next = SendState::Squares;
+                        }
+                    }
+                }
+            }
+            SendState::Squares => {
+                self.square_ready.next = self.tx_ready.val();
+                if self.tx_ready.val() & self.square_valid.val() {
+                    self.tx_send.next = true;
+                    self.crc.d.next = self.crc_step.updated.val();
+                    if self.square_last.val() {
+                        self.state.d.next = SendState::CrcLow;
+                    }
+                }
+            }
+            SendState::CrcLow => {
+                if self.tx_ready.val() {
+                    self.tx_send.next = true;
+                    self.state.d.next = SendState::CrcHigh;
+                }
+            }
+            SendState::CrcHigh => {
+                if self.tx_ready.val() {
+                    self.tx_send.next = true;
+                    self.state.d.next = SendState::Idle;
+                }
+            }
+            _ => {
+                self.state.d.next = SendState::Idle;
+            }
+        }
+    }
+}

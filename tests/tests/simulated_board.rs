@@ -1,0 +1,172 @@
+//! The accelerator's Verilog under Verilator, reached over its UART through
+//! the host's link code, against the CPU reference search: tours, tour
+//! counts and node counts must be exactly equal.
+
+use std::time::Duration;
+
+use knights::device::{Device, Report, Sink};
+use knights::link::LinkedDevice;
+use knights::search::{Flow, TourList};
+use knights::transport::SimTransport;
+use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
+
+fn board() -> LinkedDevice<SimTransport> {
+    LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(10)).unwrap()
+}
+
+#[derive(Default)]
+struct Tours(Vec<Vec<Square>>);
+
+impl Sink for Tours {
+    fn tour(&mut self, tour: &[Square]) -> anyhow::Result<()> {
+        self.0.push(tour.to_vec());
+        Ok(())
+    }
+
+    fn progress(&mut self, _: u64, _: u64) -> Flow {
+        Flow::Continue
+    }
+}
+
+fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
+    let mut keep = TourList::default();
+    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
+    (outcome, keep.0)
+}
+
+/// Runs both and checks they agree exactly; returns the device's report.
+fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal) -> Report {
+    let (expected, expected_tours) = reference(spec, goal);
+    let mut tours = Tours::default();
+    let report = device.search(&spec, goal, &mut tours).unwrap();
+    let what = format!("{} from {} closed={} {:?} {goal:?}", spec.board, spec.start, spec.closed, spec.order);
+    assert_eq!(report.outcome, expected, "{what}");
+    if let Goal::First(_) = goal {
+        assert_eq!(tours.0, expected_tours, "{what}");
+    }
+    report
+}
+
+fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
+    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order: MoveOrder::Fixed }
+}
+
+#[test]
+fn the_simulated_build_reports_itself() {
+    let device = board();
+    let identity = device.identity();
+    assert_eq!((identity.max_width, identity.max_height, identity.engines), (8, 8, 1));
+    assert_eq!(u64::from(identity.clock_hz), knights_sim::BUILD.clock_hz);
+    assert_eq!(identity.baud, identity.clock_hz / knights_sim::BUILD.clocks_per_bit);
+    assert!(identity.warnsdorff);
+    assert_eq!(device.max_board(), BoardSize::square(8));
+}
+
+#[test]
+fn every_start_on_5x5_counts_exactly() {
+    let mut device = board();
+    let board = BoardSize::square(5);
+    let mut total = 0;
+    for start in board.squares() {
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed };
+        total += compare(&mut device, spec, Goal::CountAll).outcome.tours;
+    }
+    assert_eq!(total, 1728);
+}
+
+#[test]
+fn rectangles_count_exactly() {
+    let mut device = board();
+    for board in ["4x3", "3x4", "5x4", "4x5", "6x4", "7x3", "3x7", "8x3", "1x1", "2x2", "8x2"] {
+        let size: BoardSize = board.parse().unwrap();
+        for start in size.squares().step_by(3) {
+            compare(
+                &mut device,
+                SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed },
+                Goal::CountAll,
+            );
+        }
+    }
+}
+
+#[test]
+fn closed_tours_count_exactly() {
+    let mut device = board();
+    assert_eq!(compare(&mut device, spec("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
+    assert_eq!(compare(&mut device, spec("6x5", "a1", true), Goal::CountAll).outcome.tours, 16);
+    assert_eq!(compare(&mut device, spec("5x6", "c3", true), Goal::First(5)).outcome.tours, 5);
+}
+
+#[test]
+fn first_k_streams_the_reference_tours_in_order() {
+    let mut device = board();
+    compare(&mut device, spec("5", "a1", false), Goal::First(1));
+    compare(&mut device, spec("5", "c3", false), Goal::First(20));
+    compare(&mut device, spec("6x4", "b1", false), Goal::First(1000));
+    compare(&mut device, spec("4", "a1", false), Goal::First(3));
+    compare(&mut device, spec("7x3", "a1", false), Goal::First(u64::MAX));
+}
+
+#[test]
+fn the_largest_board_finds_its_first_tour() {
+    let mut device = board();
+    let report = compare(&mut device, spec("8", "a1", false), Goal::First(1));
+    assert_eq!(report.outcome.nodes, 8_250_733);
+}
+
+#[test]
+fn one_node_per_clock() {
+    let mut device = board();
+    let report = compare(&mut device, spec("5", "a1", false), Goal::CountAll);
+    // Setup takes a clock per rank of the build (8), the start node is
+    // entered on its last clock, and one clock finds nothing left.
+    assert_eq!(report.cycles, Some(8 + report.outcome.nodes + 1));
+    let link = report.link.unwrap();
+    assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
+    assert_eq!(link.bytes_sent, 15, "one SOLVE frame");
+    assert_eq!(link.bytes_skipped, 0);
+}
+
+#[test]
+fn warnsdorff_first_tour_on_8x8_from_every_start() {
+    let mut device = board();
+    let board = BoardSize::square(8);
+    for start in board.squares() {
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff };
+        assert_eq!(compare(&mut device, spec, Goal::First(1)).outcome.tours, 1, "from {start}");
+    }
+}
+
+#[test]
+fn warnsdorff_counts_and_orders_exactly() {
+    let mut device = board();
+    for (board, start, closed) in [("5", "a1", false), ("6x4", "c2", false), ("6x5", "b1", true)] {
+        let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..spec(board, start, closed) };
+        compare(&mut device, spec, Goal::CountAll);
+        compare(&mut device, spec, Goal::First(7));
+    }
+}
+
+/// A sink that stops the search at its first progress report.
+struct StopAtProgress(u64);
+
+impl Sink for StopAtProgress {
+    fn tour(&mut self, _: &[Square]) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    fn progress(&mut self, nodes: u64, _: u64) -> Flow {
+        self.0 = nodes;
+        Flow::Stop
+    }
+}
+
+#[test]
+fn stopping_a_count_aborts_it_and_the_next_search_is_exact() {
+    let mut device = board();
+    let mut stop = StopAtProgress(0);
+    let report = device.search(&spec("8", "a1", true), Goal::CountAll, &mut stop).unwrap();
+    assert_eq!(report.outcome.status, Status::Aborted);
+    assert!(stop.0 > 0 && report.outcome.nodes >= stop.0, "{report:?} after progress at {}", stop.0);
+    compare(&mut device, spec("5", "b2", false), Goal::CountAll);
+}
