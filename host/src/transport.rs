@@ -150,7 +150,7 @@ pub fn serve_simulated_board(on_ready: &mut dyn FnMut(&str), keep_going: &dyn Fn
     let mut last_activity = Instant::now();
     while keep_going() {
         // Block on the terminal only while the board has nothing to do.
-        let wait = if board.is_quiet() { Duration::from_millis(20) } else { Duration::from_millis(1) };
+        let wait = if board.is_quiet() { Duration::from_millis(20) } else { Duration::ZERO };
         master.set_timeout(wait)?;
         match master.read(&mut input) {
             Ok(n) if n > 0 => {
@@ -163,9 +163,13 @@ pub fn serve_simulated_board(on_ready: &mut dyn FnMut(&str), keep_going: &dyn Fn
             Err(e) if e.raw_os_error() == Some(5) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => return Err(e).context("reading the pseudo-terminal"),
         }
-        if !board.is_quiet() || last_activity.elapsed() < Duration::from_secs(1) {
+        // Run on for a while after the last input: a partial frame must
+        // reach the device's frame timeout to be answered.
+        if !board.is_quiet() || last_activity.elapsed() < Duration::from_millis(200) {
             output.clear();
-            board.run(1 << 17, &mut output, 1 << 16);
+            // Short slices (a millisecond of board time): a command split
+            // over two reads must not look truncated to the device.
+            board.run(1 << 13, &mut output, 1 << 16);
             if !output.is_empty() {
                 master.write_all(&output)?;
             }

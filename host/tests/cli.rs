@@ -19,7 +19,7 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn count_5x5_as_json() {
-    let json = stdout_json(&knights("count --size 5 --start a1 --format json"));
+    let json = stdout_json(&knights("count --size 5 --start a1 --device cpu --format json"));
     assert_eq!(json["tours"], 304);
     assert_eq!(json["nodes"], 1_735_079);
     assert_eq!(json["size"], "5x5");
@@ -90,8 +90,11 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ("count --size 0", "side of 0"),
         ("count --size 5x", "not N or WxH"),
         ("count --size seven", "not N or WxH"),
-        ("count --size 65", "1 to 64 files"),
-        ("count --size 8x100", "1 to 64 files and 1 to 64 ranks"),
+        ("count --size 65 --device cpu", "1 to 64 files"),
+        ("count --size 8x100 --device cpu", "1 to 64 files and 1 to 64 ranks"),
+        ("count --size 9", "larger than the sim device supports: each side must be 1 to 8 files and 1 to 8 ranks"),
+        ("count --size 5 --device cpu --port /dev/null", "drop one of them"),
+        ("count --size 5 --timeout 0", "--timeout must be a positive"),
         ("count --size 5 --start f1", "off the 5x5 board: choose a square from a1 to e5"),
         ("count --size 5 --start a6", "off the 5x5 board"),
         ("count --size 5 --start zz", "not a file letter and rank number"),
@@ -110,8 +113,59 @@ fn usage_errors_exit_2_with_one_clear_line() {
 
 #[test]
 fn no_progress_line_when_stderr_is_not_a_terminal() {
-    let output = knights("count --size 6x5 --closed --threads 1");
+    let output = knights("count --size 6x5 --closed --device cpu --threads 1");
     assert!(output.status.success());
     assert!(output.stderr.is_empty(), "{}", stderr(&output));
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("16 closed tours of 6x5 from a1"));
+}
+
+#[test]
+fn the_default_device_is_the_simulated_board() {
+    let json = stdout_json(&knights("solve --size 8 --start a1 --format json"));
+    assert_eq!(json["device"], "sim");
+    assert_eq!(json["nodes"], 8_250_733);
+    assert_eq!(json["tour_count"], 1);
+    assert_eq!(json["clock_hz"], 12_000_000);
+    let cycles = json["cycles"].as_u64().unwrap();
+    assert!(cycles >= 8_250_733, "{json}");
+    let seconds = json["engine_seconds"].as_f64().unwrap();
+    assert!((seconds - cycles as f64 / 12e6).abs() < 1e-9);
+    assert_eq!(json["link_bytes_sent"], 15);
+    // Counted from SOLVE on: ACK, TOUR, a PROGRESS every 2^22 cycles
+    // (the simulated 12 MHz build's interval), DONE.
+    let progress_frames = cycles >> 22;
+    assert_eq!(json["link_bytes_received"], 7 + (6 + 4 + 64) + 25 * progress_frames + 25);
+}
+
+#[test]
+fn a_board_behind_a_serial_port_is_reached_with_port() {
+    use std::io::{BufRead, BufReader};
+    let mut server = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("sim-serve")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut path = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut path).unwrap();
+    let path = path.trim();
+    let count = knights(&format!("count --size 5 --port {path} --baud 3000000 --format json"));
+    let solve = knights(&format!("solve --size 5 --start c3 --limit 3 --port {path} --format json"));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let json = stdout_json(&count);
+    assert_eq!(
+        (json["device"].as_str(), json["tours"].as_u64(), json["nodes"].as_u64()),
+        (Some("board"), Some(304), Some(1_735_079))
+    );
+    let json = stdout_json(&solve);
+    assert_eq!(json["tours"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_missing_serial_port_is_a_clear_error() {
+    let output = knights("count --size 5 --port /dev/knights-no-such-port");
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("cannot open serial port /dev/knights-no-such-port"), "{message}");
 }

@@ -32,10 +32,11 @@ pub struct LinkSettings {
 
 impl LinkSettings {
     /// Settings for a board clock and baud rate: frames time out after
-    /// 50 ms, progress comes about every half second.
+    /// 10 ms (a host writes a command in one go, so its bytes arrive back to
+    /// back), progress comes about every half second.
     pub fn new(clock_hz: u64, baud: u64) -> Self {
         let progress_log2 = (clock_hz / 2).max(2).ilog2();
-        LinkSettings { clock_hz, baud, frame_timeout: clock_hz / 20, progress_log2 }
+        LinkSettings { clock_hz, baud, frame_timeout: clock_hz / 100, progress_log2 }
     }
 
     /// The simulated board: a 12 MHz clock with the UART at 3 Mbaud (four

@@ -1,0 +1,102 @@
+//! Property tests of the host's frame decoder: it never panics on any byte
+//! stream, and it recovers every frame that noise did not touch.
+
+use knights::proto::{Counters, ErrorCode, FrameDecoder, Identity, Response, SYNC};
+use proptest::prelude::*;
+
+const MAX_PAYLOAD: usize = 260;
+
+fn counters() -> impl Strategy<Value = Counters> {
+    let u48 = 0u64..1 << 48;
+    (u48.clone(), u48.clone(), u48).prop_map(|(tours, nodes, cycles)| Counters { tours, nodes, cycles })
+}
+
+fn response() -> impl Strategy<Value = Response> {
+    prop_oneof![
+        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<bool>()).prop_map(|(b, clock_hz, baud, warnsdorff)| {
+            Response::Identity(Identity {
+                version: b[0],
+                max_width: b[1],
+                max_height: b[2],
+                engines: b[3],
+                clock_hz,
+                baud,
+                warnsdorff,
+            })
+        }),
+        any::<u8>().prop_map(|command| Response::Ack { command }),
+        (any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=256))
+            .prop_map(|(sequence, squares)| Response::Tour { sequence, squares }),
+        (any::<bool>(), counters()).prop_map(|(searching, counters)| Response::Progress { searching, counters }),
+        (any::<u8>(), counters()).prop_map(|(status, counters)| Response::Done { status, counters }),
+        (any::<u8>(), any::<u8>())
+            .prop_map(|(code, command)| Response::Error { code: ErrorCode::from_byte(code), command }),
+    ]
+}
+
+fn decode_all(decoder: &mut FrameDecoder) -> Vec<Response> {
+    let mut out = Vec::new();
+    while let Some(frame) = decoder.next_frame() {
+        if let Ok(response) = frame {
+            out.push(response);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..3000), cut in 1usize..64) {
+        let mut decoder = FrameDecoder::new(MAX_PAYLOAD);
+        for chunk in bytes.chunks(cut) {
+            decoder.push(chunk);
+            let _ = decode_all(&mut decoder);
+        }
+        while decoder.pending() > 0 {
+            decoder.drop_incomplete();
+            let _ = decode_all(&mut decoder);
+        }
+        prop_assert!(decoder.skipped() <= bytes.len() as u64);
+    }
+
+    #[test]
+    fn frames_between_sync_free_noise_all_decode(
+        frames in proptest::collection::vec((response(), proptest::collection::vec(any::<u8>(), 0..20)), 0..12),
+        cut in 1usize..40,
+    ) {
+        let mut stream = Vec::new();
+        for (response, noise) in &frames {
+            stream.extend(noise.iter().map(|&b| if b == SYNC { 0 } else { b }));
+            stream.extend(response.encode());
+        }
+        let mut decoder = FrameDecoder::new(MAX_PAYLOAD);
+        let mut decoded = Vec::new();
+        for chunk in stream.chunks(cut) {
+            decoder.push(chunk);
+            decoded.extend(decode_all(&mut decoder));
+        }
+        let expected: Vec<Response> = frames.into_iter().map(|(r, _)| r).collect();
+        prop_assert_eq!(decoded, expected);
+    }
+
+    #[test]
+    fn after_any_noise_and_a_quiet_line_the_next_frames_decode(
+        noise in proptest::collection::vec(any::<u8>(), 0..300),
+        frames in proptest::collection::vec(response(), 1..6),
+    ) {
+        let mut decoder = FrameDecoder::new(MAX_PAYLOAD);
+        decoder.push(&noise);
+        let _ = decode_all(&mut decoder);
+        // The line goes quiet: whatever is left was not a frame.
+        while decoder.pending() > 0 {
+            decoder.drop_incomplete();
+            let _ = decode_all(&mut decoder);
+        }
+        for response in &frames {
+            decoder.push(&response.encode());
+        }
+        prop_assert_eq!(decode_all(&mut decoder), frames);
+    }
+}

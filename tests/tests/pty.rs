@@ -1,0 +1,93 @@
+//! The real serial-port path: the simulated board served on a
+//! pseudo-terminal, reached through `serialport` as a board would be.
+
+#![cfg(unix)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::Duration;
+
+use knights::device::Device;
+use knights::link::LinkedDevice;
+use knights::query::{self, Query};
+use knights::search::{Flow, TourList};
+use knights::transport::{serve_simulated_board, SerialTransport};
+use knights::{Goal, MoveOrder, SearchSpec, Searcher, Status};
+
+/// A simulated board on a pseudo-terminal, stopped when dropped.
+struct Served {
+    path: String,
+    running: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Served {
+    fn start() -> Served {
+        let running = Arc::new(AtomicBool::new(true));
+        let (tx, rx) = mpsc::channel();
+        let keep = running.clone();
+        let thread = thread::spawn(move || {
+            serve_simulated_board(&mut |path| tx.send(path.to_string()).unwrap(), &|| keep.load(Ordering::Relaxed))
+                .unwrap()
+        });
+        let path = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        Served { path, running, thread: Some(thread) }
+    }
+
+    fn connect(&self) -> LinkedDevice<SerialTransport> {
+        let port = SerialTransport::open(&self.path, 3_000_000).unwrap();
+        LinkedDevice::connect("board", port, Duration::from_secs(10)).unwrap()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.join().unwrap();
+        }
+    }
+}
+
+fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
+    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order: MoveOrder::Fixed }
+}
+
+fn run(device: &mut dyn Device, spec: SearchSpec, goal: Goal) -> query::Answer {
+    query::run(device, Query { spec, goal }, &mut |_, _| Flow::Continue).unwrap()
+}
+
+#[test]
+fn counts_and_tours_through_a_pseudo_terminal_match_the_reference() {
+    let served = Served::start();
+    let mut device = served.connect();
+    assert_eq!(device.identity().max_width, 8);
+    for (board, start, closed, goal) in [
+        ("5", "a1", false, Goal::CountAll),
+        ("5x4", "b1", false, Goal::First(10)),
+        ("6x5", "a1", true, Goal::First(2)),
+        ("7x3", "a1", false, Goal::CountAll),
+    ] {
+        let spec = spec(board, start, closed);
+        let mut tours = TourList::default();
+        let expected = Searcher::new(spec).unwrap().run(goal, &mut tours);
+        let answer = run(&mut device, spec, goal);
+        assert_eq!((answer.tour_count, answer.nodes), (expected.tours, expected.nodes), "{board} {goal:?}");
+        if let Goal::First(_) = goal {
+            assert_eq!(answer.tours, tours.0, "{board} {goal:?}");
+        }
+    }
+}
+
+#[test]
+fn all_304_open_tours_of_5x5_stream_through_a_pseudo_terminal() {
+    let served = Served::start();
+    let mut device = served.connect();
+    let answer = run(&mut device, spec("5", "a1", false), Goal::First(u64::MAX));
+    assert_eq!((answer.tours.len(), answer.tour_count, answer.status), (304, 304, Status::Exhausted));
+    // A second client on the same terminal finds the board idle and exact.
+    drop(device);
+    let mut again = served.connect();
+    assert_eq!(run(&mut again, spec("5", "c3", false), Goal::CountAll).tour_count, 64);
+}
