@@ -133,10 +133,25 @@ pub struct LinkedDevice<T: Transport> {
 
 impl<T: Transport> LinkedDevice<T> {
     /// Connects and identifies the device; `name` is how `--device` calls it.
+    /// A search left running by an earlier session (one stopped with
+    /// Ctrl-C, say) is aborted, so the device starts idle.
     pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self> {
         let mut link = Link::new(transport);
         let identity = link.identify(timeout)?;
-        Ok(LinkedDevice { name, link, identity, timeout })
+        let mut device = LinkedDevice { name, link, identity, timeout };
+        device.link.send(&Command::Status)?;
+        loop {
+            match device.next()? {
+                Response::Progress { searching: false, .. } => break,
+                Response::Progress { searching: true, .. } => {
+                    device.link.send(&Command::Abort)?;
+                    device.drain_until_done()?;
+                    break;
+                }
+                _ => continue,
+            }
+        }
+        Ok(device)
     }
 
     pub fn identity(&self) -> Identity {

@@ -265,3 +265,22 @@ fn random_damage_never_stops_the_device() {
     eprintln!("{STREAMS} damaged streams, {errors_seen} ERROR frames, the device answered every good command after");
     assert!(errors_seen > STREAMS / 2);
 }
+
+#[test]
+fn connecting_aborts_a_search_an_earlier_session_left_running() {
+    let mut link = link();
+    let long = SolveRequest { closed: true, ..solve(8, 8, 0, 0, true) };
+    link.send(&Command::Solve(long)).unwrap();
+    assert_eq!(link.receive(QUIET).unwrap(), Some(Response::Ack { command: code::SOLVE }));
+    // The host goes away without reading; a new one connects to the board.
+    let transport = std::mem::replace(link.transport(), SimTransport::new());
+    let mut device = LinkedDevice::connect("sim", transport, Duration::from_secs(10)).unwrap();
+    let spec = SearchSpec {
+        board: "5".parse().unwrap(),
+        start: "a1".parse().unwrap(),
+        closed: false,
+        order: MoveOrder::Fixed,
+    };
+    let answer = query::run(&mut device, Query { spec, goal: Goal::CountAll }, &mut |_, _| Flow::Continue).unwrap();
+    assert_eq!((answer.tour_count, answer.nodes), (304, 1_735_079));
+}
