@@ -45,16 +45,22 @@ impl SerialTransport {
     /// The one USB serial port attached, when there is exactly one.
     pub fn detect() -> Result<String> {
         let ports = serialport::available_ports().context("cannot list serial ports")?;
-        let usb: Vec<String> = ports
-            .into_iter()
-            .filter(|p| matches!(p.port_type, SerialPortType::UsbPort(_)))
-            .map(|p| p.port_name)
-            .collect();
-        match usb.as_slice() {
-            [one] => Ok(one.clone()),
-            [] => bail!("no USB serial port found: connect the board, or name its port with --port"),
-            many => bail!("several USB serial ports found ({}): choose one with --port", many.join(", ")),
-        }
+        choose_port(
+            ports
+                .into_iter()
+                .filter(|p| matches!(p.port_type, SerialPortType::UsbPort(_)))
+                .map(|p| p.port_name)
+                .collect(),
+        )
+    }
+}
+
+/// The board's port among the USB serial ports present: the only one.
+pub fn choose_port(candidates: Vec<String>) -> Result<String> {
+    match candidates.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => bail!("no USB serial port found: connect the board, or name its port with --port"),
+        many => bail!("several USB serial ports found ({}): choose one with --port", many.join(", ")),
     }
 }
 
@@ -176,4 +182,18 @@ pub fn serve_simulated_board(on_ready: &mut dyn FnMut(&str), keep_going: &dyn Fn
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose_port;
+
+    #[test]
+    fn a_port_is_chosen_only_when_there_is_exactly_one() {
+        assert_eq!(choose_port(vec!["/dev/ttyUSB1".into()]).unwrap(), "/dev/ttyUSB1");
+        let none = choose_port(vec![]).unwrap_err().to_string();
+        assert!(none.contains("no USB serial port") && none.contains("--port"), "{none}");
+        let many = choose_port(vec!["/dev/ttyUSB0".into(), "/dev/ttyUSB1".into()]).unwrap_err().to_string();
+        assert!(many.contains("/dev/ttyUSB0, /dev/ttyUSB1") && many.contains("--port"), "{many}");
+    }
 }

@@ -14,6 +14,7 @@ use knights::query::{self, Query};
 use knights::search::{Flow, TourList};
 use knights::transport::{serve_simulated_board, SerialTransport};
 use knights::{Goal, MoveOrder, SearchSpec, Searcher, Status};
+use serialport::SerialPort;
 
 /// A simulated board on a pseudo-terminal, stopped when dropped.
 struct Served {
@@ -90,4 +91,25 @@ fn all_304_open_tours_of_5x5_stream_through_a_pseudo_terminal() {
     drop(device);
     let mut again = served.connect();
     assert_eq!(run(&mut again, spec("5", "c3", false), Goal::CountAll).tour_count, 64);
+}
+
+#[test]
+fn a_silent_port_times_out_with_a_clear_error() {
+    let (_master, slave) = serialport::TTYPort::pair().unwrap();
+    let path = slave.name().unwrap();
+    let port = SerialTransport::open(&path, 115_200).unwrap();
+    let error = LinkedDevice::connect("board", port, Duration::from_millis(300)).err().unwrap().to_string();
+    assert!(error.contains("no answer from") && error.contains("baud rate"), "{error}");
+}
+
+#[test]
+fn a_vanished_board_is_a_clear_error() {
+    let served = Served::start();
+    let mut device = served.connect();
+    drop(served);
+    let spec = spec("5", "a1", false);
+    let error =
+        query::run(&mut device, Query { spec, goal: Goal::CountAll }, &mut |_, _| Flow::Continue).err().unwrap();
+    let message = format!("{error:#}");
+    assert!(message.contains("unplugged") || message.contains("sent nothing"), "{message}");
 }
