@@ -3,11 +3,12 @@
 use std::io::Write;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench;
 use crate::board::{BoardSize, Square};
+use crate::boards;
 use crate::device::{CpuDevice, Device};
 use crate::link::LinkedDevice;
 use crate::progress::Progress;
@@ -52,6 +53,27 @@ pub enum Command {
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe,
+    /// List the FPGA boards and what each one's bitstream holds.
+    Boards,
+    /// Write the boards' pin constraint files (PCF for iCE40, LPF for ECP5).
+    Constraints {
+        /// Directory to write them to.
+        #[arg(long, default_value = "constraints", value_name = "DIR")]
+        out: std::path::PathBuf,
+    },
+    /// Load a bitstream onto a board with its flasher (iceprog,
+    /// openFPGALoader, dfu-util).
+    Flash {
+        /// The board (knights boards lists them).
+        #[arg(long, value_name = "NAME")]
+        board: String,
+        /// The bitstream [default: build/NAME/NAME.bin or .bit].
+        #[arg(long, value_name = "FILE")]
+        bitstream: Option<std::path::PathBuf>,
+        /// Print the command instead of running it.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Measure the CPU reference search in nodes per second (5x5 and 6x5
     /// counts from a1, one core and all cores).
     Bench {
@@ -187,6 +209,16 @@ pub fn execute(cli: Cli) -> Result<()> {
         }
         Command::Bench { format } => run_bench(format, &mut out)?,
         Command::SimServe => serve(&mut out)?,
+        Command::Boards => list_boards(&mut out)?,
+        Command::Constraints { out: dir } => {
+            for board in boards::all() {
+                let path = dir.join(board.constraints_file());
+                std::fs::write(&path, board.constraints())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                writeln!(out, "{}", path.display())?;
+            }
+        }
+        Command::Flash { board, bitstream, dry_run } => flash(&board, bitstream, dry_run, &mut out)?,
     }
     Ok(())
 }
@@ -197,6 +229,54 @@ fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
+}
+
+fn list_boards(out: &mut dyn Write) -> Result<()> {
+    writeln!(
+        out,
+        "{:<12} {:<32} {:<22} {:>9} {:>7} {:>8} {:>8}",
+        "board", "", "fpga", "max board", "engines", "clock", "baud"
+    )?;
+    for b in boards::all() {
+        let fpga = format!("{:?} {}-{}", b.family, b.device, b.package).to_lowercase();
+        writeln!(
+            out,
+            "{:<12} {:<32} {:<22} {:>9} {:>7} {:>5} MHz {:>8}",
+            b.name,
+            b.title,
+            fpga,
+            format!("{}x{}", b.build.max_width, b.build.max_height),
+            b.build.engines,
+            b.build.clock_hz as f64 / 1e6,
+            b.build.baud
+        )?;
+    }
+    Ok(())
+}
+
+fn flash(name: &str, bitstream: Option<std::path::PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
+    let board = boards::find(name)?;
+    let bitstream =
+        bitstream.unwrap_or_else(|| std::path::Path::new("build").join(&board.name).join(board.bitstream_file()));
+    let command = board.flash_command(&bitstream.to_string_lossy());
+    if dry_run {
+        writeln!(out, "{}", command.join(" "))?;
+        return Ok(());
+    }
+    if !bitstream.is_file() {
+        anyhow::bail!(
+            "no bitstream at {}: build one with `knights build --board {}` or name it with --bitstream",
+            bitstream.display(),
+            board.name
+        );
+    }
+    let status = std::process::Command::new(&command[0]).args(&command[1..]).status().map_err(|e| {
+        anyhow::anyhow!("cannot run {} ({e}): install it (scripts/setup.sh installs the flashers)", command[0])
+    })?;
+    if !status.success() {
+        anyhow::bail!("{} failed ({status}): is the board connected and powered?", command.join(" "));
+    }
+    Ok(())
 }
 
 #[cfg(unix)]

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod boards;
 pub mod cli;
 pub mod device;
 pub mod link;

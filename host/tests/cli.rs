@@ -169,3 +169,21 @@ fn a_missing_serial_port_is_a_clear_error() {
     let message = stderr(&output);
     assert!(message.contains("cannot open serial port /dev/knights-no-such-port"), "{message}");
 }
+
+#[test]
+fn boards_are_listed_and_flash_prints_its_command() {
+    let output = knights("boards");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    for name in ["icebreaker", "alchitry-cu", "ulx3s-85f", "orangecrab"] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name} in\n{text}");
+    }
+    let output = knights("flash --board icebreaker --bitstream top.bin --dry-run");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "iceprog top.bin\n");
+    let output = knights("flash --board icebreaker --bitstream /nonexistent/top.bin");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("no bitstream at /nonexistent/top.bin"), "{}", stderr(&output));
+    let output = knights("flash --board icestick --dry-run");
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,75 @@
+//! Board data and the constraint files generated from it; no FPGA tools.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use knights::boards::{self, Family};
+
+#[test]
+fn every_board_file_parses_and_names_are_unique() {
+    let all = boards::all();
+    let names: HashSet<&str> = all.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names.len(), all.len());
+    for name in ["icebreaker", "alchitry-cu", "ulx3s-85f", "ulx3s-45f", "ulx3s-25f", "ulx3s-12f", "orangecrab"] {
+        assert!(names.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn each_board_is_sane() {
+    for board in boards::all() {
+        let pins = [
+            &board.clock.pin,
+            &board.uart.rx,
+            &board.uart.tx,
+            &board.led_busy.pin,
+            &board.led_found.pin,
+            &board.button.pin,
+        ];
+        let distinct: HashSet<_> = pins.iter().collect();
+        assert_eq!(distinct.len(), pins.len(), "{}: a pin is used twice", board.name);
+        let area = usize::from(board.build.max_width) * usize::from(board.build.max_height);
+        assert!(knights_rtl::verilog::SUPPORTED_AREAS.contains(&area), "{}: no engine for {area} squares", board.name);
+        assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
+        assert!(board.build.clock_hz >= 4 * u64::from(board.build.baud), "{}", board.name);
+        assert!(!board.sources.is_empty() && board.sources.iter().all(|s| s.starts_with("https://")), "{}", board.name);
+        let expected_family =
+            if ["up5k", "hx8k"].contains(&board.device.as_str()) { Family::Ice40 } else { Family::Ecp5 };
+        assert_eq!(board.family, expected_family, "{}", board.name);
+    }
+}
+
+#[test]
+fn committed_constraint_files_are_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../constraints");
+    for board in boards::all() {
+        let path = dir.join(board.constraints_file());
+        let committed = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}; run `knights constraints`", path.display()));
+        assert_eq!(committed, board.constraints(), "{} is stale: run `knights constraints`", path.display());
+    }
+}
+
+#[test]
+fn constraint_files_name_every_pin() {
+    let icebreaker = boards::find("icebreaker").unwrap().constraints();
+    for line in ["set_io clock_pin 35", "set_io uart_rx_pin 6", "set_io uart_tx_pin 9", "set_frequency clock_pin 12"] {
+        assert!(icebreaker.lines().any(|l| l == line), "{line} in\n{icebreaker}");
+    }
+    let ulx3s = boards::find("ulx3s-85f").unwrap().constraints();
+    for line in ["LOCATE COMP \"uart_rx_pin\" SITE \"M1\";", "LOCATE COMP \"uart_tx_pin\" SITE \"L4\";"] {
+        assert!(ulx3s.lines().any(|l| l == line), "{line} in\n{ulx3s}");
+    }
+    let orangecrab = boards::find("orangecrab").unwrap().constraints();
+    assert!(orangecrab.contains("IOBUF PORT \"button_pin\" IO_TYPE=SSTL135_I;"), "{orangecrab}");
+}
+
+#[test]
+fn flash_commands_are_the_boards_flashers() {
+    let command = |name: &str| boards::find(name).unwrap().flash_command("x.bin").join(" ");
+    assert_eq!(command("icebreaker"), "iceprog x.bin");
+    assert_eq!(command("ulx3s-12f"), "openFPGALoader --board ulx3s x.bin");
+    assert_eq!(command("orangecrab"), "dfu-util --device 1209:5af0 --alt 0 --download x.bin");
+    let unknown = boards::find("icestick").unwrap_err().to_string();
+    assert!(unknown.contains("icebreaker") && unknown.contains("knights boards"), "{unknown}");
+}
