@@ -28,6 +28,18 @@ pub struct LinkFigures {
     pub bytes_skipped: u64,
 }
 
+impl LinkFigures {
+    /// The traffic after `earlier` (taken from the same link).
+    fn since(self, earlier: LinkFigures) -> LinkFigures {
+        LinkFigures {
+            clock_hz: self.clock_hz,
+            bytes_sent: self.bytes_sent - earlier.bytes_sent,
+            bytes_received: self.bytes_received - earlier.bytes_received,
+            bytes_skipped: self.bytes_skipped - earlier.bytes_skipped,
+        }
+    }
+}
+
 /// Frames over a transport.
 pub struct Link<T: Transport> {
     transport: T,
@@ -266,10 +278,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                         code::STATUS_ABORTED => Status::Aborted,
                         other => bail!("{} ended a search with unknown status {other}", self.describe()),
                     };
-                    let mut figures = self.link.figures(u64::from(self.identity.clock_hz));
-                    figures.bytes_sent -= start.bytes_sent;
-                    figures.bytes_received -= start.bytes_received;
-                    figures.bytes_skipped -= start.bytes_skipped;
+                    let figures = self.link.figures(u64::from(self.identity.clock_hz)).since(start);
                     return Ok(Report {
                         outcome: Outcome { tours: counters.tours, nodes: counters.nodes, status },
                         cycles: Some(counters.cycles),

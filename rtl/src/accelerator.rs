@@ -120,6 +120,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     flags: Signal<Local, Bits<8>>,
     limit: Signal<Local, Bits<32>>,
     error_slot_free: Signal<Local, bool>,
+    rejection: Signal<Local, Bits<8>>,
     counters: Signal<Local, Bits<FRAME_BITS>>,
 }
 
@@ -197,6 +198,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             flags: Default::default(),
             limit: Default::default(),
             error_slot_free: Default::default(),
+            rejection: Default::default(),
             counters: Default::default(),
         }
     }
@@ -320,6 +322,21 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             self.progress_due.d.next = true;
         }
 
+        // Why SOLVE's payload cannot start a search (0: it can).
+        self.rejection.next = 0.into();
+        if (self.file.val() >= self.width.val()) | (self.rank.val() >= self.height.val()) {
+            self.rejection.next = self.err_start_off_board.val();
+        }
+        if (self.width.val() > self.max_width.val()) | (self.height.val() > self.max_height.val()) {
+            self.rejection.next = self.err_board_too_large.val();
+        }
+        if (self.width.val() == 0) | (self.height.val() == 0) | (self.flags.val() > 7) {
+            self.rejection.next = self.err_bad_argument.val();
+        }
+        if self.searching.q.val() {
+            self.rejection.next = self.err_busy.val();
+        }
+
         // Commands: each good frame gets its answer queued here.
         if self.commands.command_valid.val() {
             if self.commands.command.val() == self.cmd_identify.val() {
@@ -336,36 +353,16 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                 }
             }
             if self.commands.command.val() == self.cmd_solve.val() {
-                if self.error_slot_free.val() {
-                    self.error_command.d.next = self.cmd_solve.val();
-                    if self.searching.q.val() {
-                        self.error_pending.d.next = true;
-                        self.error_code.d.next = self.err_busy.val();
-                    } else if (self.width.val() == 0) | (self.height.val() == 0) | (self.flags.val() > 7) {
-                        self.error_pending.d.next = true;
-                        self.error_code.d.next = self.err_bad_argument.val();
-                    } else if (self.width.val() > self.max_width.val()) | (self.height.val() > self.max_height.val()) {
-                        self.error_pending.d.next = true;
-                        self.error_code.d.next = self.err_board_too_large.val();
-                    } else if (self.file.val() >= self.width.val()) | (self.rank.val() >= self.height.val()) {
-                        self.error_pending.d.next = true;
-                        self.error_code.d.next = self.err_start_off_board.val();
-                    }
-                }
-                if !self.searching.q.val()
-                    & (self.width.val() != 0)
-                    & (self.height.val() != 0)
-                    & (self.flags.val() <= 7)
-                    & (self.width.val() <= self.max_width.val())
-                    & (self.height.val() <= self.max_height.val())
-                    & (self.file.val() < self.width.val())
-                    & (self.rank.val() < self.height.val())
-                {
+                if !self.rejection.val().any() {
                     self.engine.start.next = true;
                     self.searching.d.next = true;
                     self.abort_requested.d.next = false;
                     self.ack_pending.d.next = true;
                     self.ack_command.d.next = self.cmd_solve.val();
+                } else if self.error_slot_free.val() {
+                    self.error_pending.d.next = true;
+                    self.error_code.d.next = self.rejection.val();
+                    self.error_command.d.next = self.cmd_solve.val();
                 }
             }
         }
