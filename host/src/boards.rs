@@ -67,6 +67,9 @@ pub struct Flash {
     pub program: String,
     /// `{bitstream}` stands for the bitstream's path.
     pub args: Vec<String>,
+    /// USB `vendor:product` (hex) of a DFU bootloader: the bitstream then
+    /// gets the DFU file suffix `dfu-util` checks.
+    pub dfu: Option<String>,
 }
 
 /// A smaller part on the same board: same pins, its own device and build.
@@ -199,9 +202,10 @@ impl Board {
 
     /// The bitstream file name a build writes.
     pub fn bitstream_file(&self) -> String {
-        match self.family {
-            Family::Ice40 => format!("{}.bin", self.name),
-            Family::Ecp5 => format!("{}.bit", self.name),
+        match (self.family, &self.flash.dfu) {
+            (_, Some(_)) => format!("{}.dfu", self.name),
+            (Family::Ice40, None) => format!("{}.bin", self.name),
+            (Family::Ecp5, None) => format!("{}.bit", self.name),
         }
     }
 }

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::bench;
+use crate::bitstream;
 use crate::board::{BoardSize, Square};
 use crate::boards;
 use crate::device::{CpuDevice, Device};
@@ -60,6 +61,34 @@ pub enum Command {
         /// Directory to write them to.
         #[arg(long, default_value = "constraints", value_name = "DIR")]
         out: std::path::PathBuf,
+    },
+    /// Build a board's bitstream: emit the Verilog, run yosys, nextpnr and
+    /// the packer, and report utilisation and Fmax against the clock.
+    Build {
+        /// The board (knights boards lists them).
+        #[arg(long, value_name = "NAME")]
+        board: String,
+        /// Largest board the bitstream searches, N or WxH [default: the board's].
+        #[arg(long, value_name = "WxH")]
+        max_size: Option<BoardSize>,
+        /// Engines in the bitstream [default: the board's].
+        #[arg(long, value_name = "N")]
+        engines: Option<u16>,
+        /// Design clock in MHz; a PLL makes it when it differs from the
+        /// board's oscillator [default: the board's build clock].
+        #[arg(long, value_name = "MHZ")]
+        clock_mhz: Option<f64>,
+        /// UART bit rate [default: the board's, 115200].
+        #[arg(long, value_name = "BAUD")]
+        baud: Option<u32>,
+        /// Output directory [default: build/NAME].
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Print the README's table of builds from their build.json reports.
+    BuildTable {
+        /// Build directories (each with a build.json) [default: every one under build/].
+        dirs: Vec<std::path::PathBuf>,
     },
     /// Load a bitstream onto a board with its flasher (iceprog,
     /// openFPGALoader, dfu-util).
@@ -219,6 +248,37 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
         }
         Command::Flash { board, bitstream, dry_run } => flash(&board, bitstream, dry_run, &mut out)?,
+        Command::Build { board, max_size, engines, clock_mhz, baud, out: dir } => {
+            let board = boards::find(&board)?;
+            let mut options = bitstream::BuildOptions::for_board(&board);
+            if let Some(size) = max_size {
+                (options.max_width, options.max_height) = (size.width, size.height);
+            }
+            options.engines = engines.unwrap_or(options.engines);
+            if let Some(mhz) = clock_mhz {
+                if !(mhz.is_finite() && mhz > 0.0) {
+                    return Err(UsageError(format!("--clock-mhz {mhz}: give a clock in MHz, e.g. 25")).into());
+                }
+                options.clock_hz = (mhz * 1e6).round() as u64;
+            }
+            options.baud = baud.unwrap_or(options.baud);
+            options.out_dir = dir.unwrap_or(options.out_dir);
+            let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
+            write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
+        }
+        Command::BuildTable { dirs } => {
+            let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new("build"))? } else { dirs };
+            let mut reports = Vec::new();
+            for dir in dirs {
+                let path = dir.join("build.json");
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("no build report at {}: run knights build first", path.display()))?;
+                reports.push(
+                    serde_json::from_str(&text).with_context(|| format!("{} is not a build report", path.display()))?,
+                );
+            }
+            write!(out, "{}", bitstream::markdown_table(&reports))?;
+        }
     }
     Ok(())
 }
@@ -252,6 +312,16 @@ fn list_boards(out: &mut dyn Write) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The build directories under `root` that hold a report, in board order.
+fn build_dirs(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
+    let dirs: Vec<_> =
+        boards::all().iter().map(|b| root.join(&b.name)).filter(|d| d.join("build.json").is_file()).collect();
+    if dirs.is_empty() {
+        anyhow::bail!("no builds under {}: run knights build --board NAME first", root.display());
+    }
+    Ok(dirs)
 }
 
 fn flash(name: &str, bitstream: Option<std::path::PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {

@@ -9,13 +9,16 @@
 //! [`render`] (text, JSON and SVG output) and [`cli`].
 
 pub mod bench;
+pub mod bitstream;
 pub mod board;
 pub mod boards;
 pub mod cli;
 pub mod device;
+pub mod dfu;
 pub mod link;
 pub mod moves;
 pub mod parallel;
+pub mod pll;
 pub mod progress;
 pub mod proto;
 pub mod query;

@@ -187,3 +187,41 @@ fn boards_are_listed_and_flash_prints_its_command() {
     let output = knights("flash --board icestick --dry-run");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
+    for (args, expected) in [
+        ("build --board icebreaker --max-size 7x7", "--max-size 7x7"),
+        ("build --board icebreaker --engines 3", "one engine"),
+        ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
+        ("build --board icebreaker --baud 4000000", "four clocks per bit"),
+        ("build --board icestick", "no board called \"icestick\""),
+    ] {
+        let output = knights(&format!("{args} --out /nonexistent/knights-build"));
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn build_table_reads_build_reports() {
+    let dir = std::env::temp_dir().join(format!("knights-build-table-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("icebreaker")).unwrap();
+    let report = serde_json::json!({
+        "board": "icebreaker", "title": "1BitSquared iCEBreaker", "fpga": "up5k-sg48",
+        "max_width": 6, "max_height": 6, "engines": 1, "board_clock_hz": 12000000, "clock_hz": 12000000,
+        "pll": null, "baud": 115200, "target_mhz": 12.0, "fmax_mhz": 12.91,
+        "logic_cells": {"used": 4603, "available": 5280}, "luts": 4008, "flip_flops": 1310,
+        "block_rams": {"used": 4, "available": 30}, "modeled_nodes_per_second": 12e6,
+        "bitstream": "icebreaker.bin", "tools": ["Yosys 0.23"], "seconds": 51.0
+    });
+    std::fs::write(dir.join("icebreaker/build.json"), report.to_string()).unwrap();
+    let output = knights(&format!("build-table {}", dir.join("icebreaker").display()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
+    let output = knights(&format!("build-table {}", dir.display()));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("no build report at"), "{}", stderr(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

