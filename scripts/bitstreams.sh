@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # Builds bitstreams with `knights build` (every board, or those named) into
 # build/NAME, then prints the table of builds. With --readme it also writes
-# that table into README.md between its build-table markers.
-#   scripts/bitstreams.sh [--readme] [BOARD...]
+# that table into README.md between its build-table markers; with --no-build
+# it only reads the build.json files already in build/.
+#   scripts/bitstreams.sh [--readme] [--no-build] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 
-readme=0
-if [ "${1:-}" = "--readme" ]; then readme=1; shift; fi
+readme=0 build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --readme) readme=1 ;;
+    --no-build) build=0 ;;
+    *) break ;;
+  esac
+  shift
+done
 cargo build -q --release --locked -p knights
 knights=./target/release/knights
 boards=("$@")
@@ -18,8 +26,10 @@ fi
 
 dirs=()
 for board in "${boards[@]}"; do
-  echo "== $board" >&2
-  "$knights" build --board "$board" --out "build/$board"
+  if [ "$build" = 1 ]; then
+    echo "== $board" >&2
+    "$knights" build --board "$board" --out "build/$board"
+  fi
   dirs+=("build/$board")
 done
 table=$("$knights" build-table "${dirs[@]}")
