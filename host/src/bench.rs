@@ -23,7 +23,8 @@ pub struct Case {
 
 /// The unpruned open counts from a1 on 5x5 and on 6x5 (6 files, 5 ranks).
 pub fn standard_cases() -> Vec<Case> {
-    let open_from_a1 = |board| SearchSpec { board, start: Square::new(0, 0), closed: false, order: MoveOrder::Fixed };
+    let open_from_a1 =
+        |board| SearchSpec { board, start: Square::new(0, 0), closed: false, order: MoveOrder::Fixed, prune: false };
     vec![
         Case { name: "count 5x5 a1", spec: open_from_a1(BoardSize::square(5)), nodes: 1_735_079, tours: 304 },
         Case { name: "count 6x5 a1", spec: open_from_a1(BoardSize::new(6, 5)), nodes: 98_742_288, tours: 4_542 },

@@ -127,11 +127,21 @@ pub struct SearchArgs {
     /// Move order: canonical, or Warnsdorff's fewest-onward-moves rule.
     #[arg(long, value_enum, default_value_t = MoveOrder::Fixed)]
     pub order: MoveOrder,
+    /// Search the canonical exhaustive tree: no dead-end pruning (same
+    /// tours, many more nodes).
+    #[arg(long)]
+    pub no_prune: bool,
 }
 
 impl SearchArgs {
     fn spec(&self) -> SearchSpec {
-        SearchSpec { board: self.size, start: self.start, closed: self.closed, order: self.order }
+        SearchSpec {
+            board: self.size,
+            start: self.start,
+            closed: self.closed,
+            order: self.order,
+            prune: !self.no_prune,
+        }
     }
 }
 

@@ -200,6 +200,9 @@ impl<T: Transport> LinkedDevice<T> {
         if spec.order == MoveOrder::Warnsdorff && !self.identity.warnsdorff {
             bail!("this bitstream was built without Warnsdorff's rule: use --order fixed or rebuild with it");
         }
+        if spec.prune && !self.identity.prune {
+            bail!("this bitstream has no dead-end pruning: use --no-prune or rebuild it with this version");
+        }
         Ok(SolveRequest {
             width: byte(spec.board.width)?,
             height: byte(spec.board.height)?,
@@ -207,6 +210,7 @@ impl<T: Transport> LinkedDevice<T> {
             rank: byte(spec.start.rank)?,
             closed: spec.closed,
             warnsdorff: spec.order == MoveOrder::Warnsdorff,
+            prune: spec.prune,
             count: goal == Goal::CountAll,
             limit: match goal {
                 Goal::First(k) => u32::try_from(k).unwrap_or(0),

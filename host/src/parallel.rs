@@ -26,8 +26,13 @@ pub struct PrefixJobs {
 
 impl PrefixJobs {
     /// Deepens the cut one level at a time until there are at least
-    /// `min_jobs` prefixes or the next level would complete a tour.
+    /// `min_jobs` prefixes or the next level would complete a tour. With
+    /// pruning, a path the search would not expand is not extended either
+    /// (it stays a node above the cut), so the jobs' nodes plus the nodes
+    /// above equal the single search's.
     pub fn split(spec: &SearchSpec, min_jobs: usize) -> Self {
+        let searcher = Searcher::new(*spec).ok();
+        let pruned = |path: &Vec<Square>| searcher.as_ref().is_some_and(|s| s.prunes(path));
         let mut prefixes = vec![vec![spec.start]];
         let mut nodes_above = 0;
         let mut length = 1;
@@ -35,6 +40,7 @@ impl PrefixJobs {
             nodes_above += prefixes.len() as u64;
             prefixes = prefixes
                 .iter()
+                .filter(|path| !pruned(path))
                 .flat_map(|path| {
                     let last = *path.last().expect("paths are not empty");
                     knight_neighbours(last, spec.board).filter(|s| !path.contains(s)).map(|next| {

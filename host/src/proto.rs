@@ -31,8 +31,10 @@ pub mod code {
     pub const FLAG_CLOSED: u8 = 1;
     pub const FLAG_WARNSDORFF: u8 = 2;
     pub const FLAG_COUNT: u8 = 4;
+    pub const FLAG_PRUNE: u8 = 8;
 
     pub const FEATURE_WARNSDORFF: u8 = 1;
+    pub const FEATURE_PRUNE: u8 = 2;
 
     pub const STATUS_FOUND: u8 = 1;
     pub const STATUS_EXHAUSTED: u8 = 2;
@@ -73,6 +75,8 @@ pub struct SolveRequest {
     pub rank: u8,
     pub closed: bool,
     pub warnsdorff: bool,
+    /// Dead-end pruning.
+    pub prune: bool,
     /// Count every tour without sending any; otherwise tours are streamed.
     pub count: bool,
     /// Tours to stream before stopping; 0 streams every tour.
@@ -105,7 +109,8 @@ impl Command {
                 let flag = |on: bool, bit: u8| if on { bit } else { 0 };
                 let flags = flag(r.closed, code::FLAG_CLOSED)
                     | flag(r.warnsdorff, code::FLAG_WARNSDORFF)
-                    | flag(r.count, code::FLAG_COUNT);
+                    | flag(r.count, code::FLAG_COUNT)
+                    | flag(r.prune, code::FLAG_PRUNE);
                 let mut payload = vec![r.width, r.height, r.file, r.rank, flags];
                 payload.extend_from_slice(&r.limit.to_le_bytes());
                 frame(self.code(), &payload)
@@ -125,6 +130,8 @@ pub struct Identity {
     pub clock_hz: u32,
     pub baud: u32,
     pub warnsdorff: bool,
+    /// The engine prunes dead ends when asked.
+    pub prune: bool,
 }
 
 /// Search counters in PROGRESS and DONE.
@@ -267,6 +274,7 @@ impl Response {
                 clock_hz: u32::from_le_bytes(payload[4..8].try_into().unwrap()),
                 baud: u32::from_le_bytes(payload[8..12].try_into().unwrap()),
                 warnsdorff: payload[12] & code::FEATURE_WARNSDORFF != 0,
+                prune: payload[12] & code::FEATURE_PRUNE != 0,
             }),
             code::ACK if length == 1 => Response::Ack { command: payload[0] },
             code::TOUR if length >= 4 => Response::Tour {
@@ -298,7 +306,9 @@ impl Response {
                 let mut payload = vec![id.version, id.max_width, id.max_height, id.engines];
                 payload.extend_from_slice(&id.clock_hz.to_le_bytes());
                 payload.extend_from_slice(&id.baud.to_le_bytes());
-                payload.push(u8::from(id.warnsdorff) * code::FEATURE_WARNSDORFF);
+                payload.push(
+                    (u8::from(id.warnsdorff) * code::FEATURE_WARNSDORFF) | (u8::from(id.prune) * code::FEATURE_PRUNE),
+                );
                 frame(code::IDENTITY, &payload)
             }
             Response::Ack { command } => frame(code::ACK, &[*command]),
@@ -406,11 +416,12 @@ mod tests {
             rank: 0,
             closed: true,
             warnsdorff: false,
+            prune: true,
             count: false,
             limit: 1,
         });
         let bytes = solve.encode();
-        assert_eq!(&bytes[..13], &[0xA5, 9, 0, 0x02, 8, 8, 0, 0, 1, 1, 0, 0, 0]);
+        assert_eq!(&bytes[..13], &[0xA5, 9, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0]);
         assert_eq!(bytes.len(), 15);
         assert_eq!(u16::from_le_bytes([bytes[13], bytes[14]]), crc16(&bytes[..13]));
     }

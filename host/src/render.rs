@@ -53,13 +53,14 @@ pub fn summary(answer: &Answer) -> String {
     let spec = &answer.query.spec;
     let seconds = answer.elapsed.as_secs_f64();
     let mut line = format!(
-        "{} {} tour{} of {} from {} ({} order, {} device): {} nodes in {:.3} s",
+        "{} {} tour{} of {} from {} ({} order{}, {} device): {} nodes in {:.3} s",
         answer.tour_count,
         kind(answer),
         if answer.tour_count == 1 { "" } else { "s" },
         spec.board,
         spec.start,
         spec.order,
+        if spec.prune { ", pruned" } else { "" },
         answer.device,
         answer.nodes,
         seconds
@@ -122,6 +123,7 @@ pub fn json(answer: &Answer) -> Value {
         "start": spec.start.to_string(),
         "closed": spec.closed,
         "order": spec.order,
+        "prune": spec.prune,
         "device": answer.device,
         "mode": mode,
         "limit": limit,

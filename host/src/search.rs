@@ -70,6 +70,9 @@ pub struct SearchSpec {
     pub start: Square,
     pub closed: bool,
     pub order: MoveOrder,
+    /// Dead-end pruning (see [`Searcher::dead_end`]); off searches the
+    /// canonical exhaustive tree of self-avoiding paths.
+    pub prune: bool,
 }
 
 /// When a search stops.
@@ -145,6 +148,8 @@ pub struct Searcher {
     blank: Vec<u8>,
     /// For closed tours: cells one knight move from the start square.
     closes: Vec<bool>,
+    /// The board's cells, for pruning's look at every free square.
+    board_cells: Vec<u32>,
 }
 
 impl Searcher {
@@ -160,12 +165,14 @@ impl Searcher {
         let offsets = KNIGHT_STEPS.map(|(df, dr)| dr * stride as i32 + df);
         let mut blank = vec![1u8; stride * rows];
         let mut closes = vec![false; stride * rows];
-        let mut searcher = Searcher { spec, stride, offsets, blank: Vec::new(), closes: Vec::new() };
+        let mut searcher =
+            Searcher { spec, stride, offsets, blank: Vec::new(), closes: Vec::new(), board_cells: Vec::new() };
         for square in spec.board.squares() {
             let cell = searcher.cell(square) as usize;
             blank[cell] = 0;
             closes[cell] = is_knight_move(square, spec.start);
         }
+        searcher.board_cells = spec.board.squares().map(|square| searcher.cell(square)).collect();
         searcher.blank = blank;
         searcher.closes = closes;
         Ok(searcher)
@@ -237,7 +244,7 @@ impl Searcher {
         }
         let base = prefix.len() - 1;
         let mut depth = base;
-        frames[depth].pending = P::new(&cells, frames[depth].cell, &self.offsets);
+        frames[depth].pending = self.pending::<P>(&cells, frames[depth].cell);
         frames.resize(total, Frame { cell: 0, pending: P::empty() });
 
         let mut nodes = prefix.len() as u64;
@@ -272,7 +279,7 @@ impl Searcher {
                 let cell = top.cell.wrapping_add_signed(self.offsets[m]);
                 nodes += 1;
                 mark(&mut cells, cell, 1);
-                let pending = P::new(&cells, cell, &self.offsets);
+                let pending = self.pending::<P>(&cells, cell);
                 if pending.is_empty() {
                     // A leaf: a tour when it fills the board. Undone at once
                     // rather than pushed and popped.
@@ -305,6 +312,69 @@ impl Searcher {
                 top = frames[depth];
             }
         }
+    }
+
+    /// The moves to try from `at`, just entered: none when pruning finds the
+    /// path cannot become a tour.
+    #[inline(always)]
+    fn pending<P: Pending>(&self, cells: &[u8], at: u32) -> P {
+        if self.spec.prune && self.dead_end(cells, at) {
+            P::empty()
+        } else {
+            P::new(cells, at, &self.offsets)
+        }
+    }
+
+    /// Dead-end pruning, the rule the engine evaluates over every square at
+    /// once. With `at` just entered, the rest of the tour is a path from `at`
+    /// through every free square. A free square's *ways in* are its free
+    /// neighbours, plus `at` if it is a knight move away. Every free square
+    /// on the path but the last needs two ways in (one to enter, one to
+    /// leave), the last needs one. So the path is impossible when
+    ///
+    /// - open tours: a free square has no way in, or two free squares have
+    ///   only one (both would have to be last);
+    /// - closed tours: counting a knight move to the start square as one more
+    ///   way (the last square must close the tour), a free square has at most
+    ///   one way; or no free square is a knight move from the start.
+    pub fn dead_end(&self, cells: &[u8], at: u32) -> bool {
+        let mut single_ways = 0;
+        let (mut any_free, mut closing_free) = (false, false);
+        for &cell in &self.board_cells {
+            if cells[cell as usize] != 0 {
+                continue;
+            }
+            let free_neighbours = self.offsets.iter().filter(|&&o| neighbour(cells, cell, o) == 0).count();
+            let from_here = self.offsets.iter().any(|&o| at.wrapping_add_signed(o) == cell);
+            let mut ways = free_neighbours + usize::from(from_here);
+            any_free = true;
+            if self.spec.closed {
+                closing_free |= self.closes[cell as usize];
+                ways += usize::from(self.closes[cell as usize]);
+                if ways <= 1 {
+                    return true;
+                }
+            } else if ways == 0 {
+                return true;
+            } else if ways == 1 {
+                single_ways += 1;
+                if single_ways == 2 {
+                    return true;
+                }
+            }
+        }
+        self.spec.closed && any_free && !closing_free
+    }
+
+    /// Whether pruning stops the search below `path` (a valid path from the
+    /// start): false when pruning is off.
+    pub fn prunes(&self, path: &[Square]) -> bool {
+        let Some(&last) = path.last() else { return false };
+        let mut cells = self.blank.clone();
+        for &square in path {
+            mark(&mut cells, self.cell(square), 1);
+        }
+        self.spec.prune && self.dead_end(&cells, self.cell(last))
     }
 
     /// Whether a full path ending on `cell` is a tour of the kind asked for.

@@ -21,7 +21,11 @@ fn stderr(output: &Output) -> String {
 fn count_5x5_as_json() {
     let json = stdout_json(&knights("count --size 5 --start a1 --device cpu --format json"));
     assert_eq!(json["tours"], 304);
-    assert_eq!(json["nodes"], 1_735_079);
+    assert_eq!(json["nodes"], 8_855, "dead-end pruning is on by default");
+    assert_eq!(json["prune"], true);
+    let json = stdout_json(&knights("count --size 5 --start a1 --device cpu --no-prune --format json"));
+    assert_eq!((json["tours"].as_u64(), json["nodes"].as_u64()), (Some(304), Some(1_735_079)));
+    assert_eq!(json["prune"], false);
     assert_eq!(json["size"], "5x5");
     assert_eq!(json["start"], "a1");
     assert_eq!(json["closed"], false);
@@ -122,6 +126,8 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
 #[test]
 fn the_default_device_is_the_simulated_board() {
     let json = stdout_json(&knights("solve --size 8 --start a1 --format json"));
+    assert_eq!((json["device"].as_str(), json["nodes"].as_u64()), (Some("sim"), Some(952)), "pruned");
+    let json = stdout_json(&knights("solve --size 8 --start a1 --no-prune --format json"));
     assert_eq!(json["device"], "sim");
     assert_eq!(json["nodes"], 8_250_733);
     assert_eq!(json["tour_count"], 1);
@@ -156,7 +162,7 @@ fn a_board_behind_a_serial_port_is_reached_with_port() {
     let json = stdout_json(&count);
     assert_eq!(
         (json["device"].as_str(), json["tours"].as_u64(), json["nodes"].as_u64()),
-        (Some("board"), Some(304), Some(1_735_079))
+        (Some("board"), Some(304), Some(8_855))
     );
     let json = stdout_json(&solve);
     assert_eq!(json["tours"].as_array().unwrap().len(), 3);

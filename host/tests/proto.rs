@@ -13,7 +13,7 @@ fn counters() -> impl Strategy<Value = Counters> {
 
 fn response() -> impl Strategy<Value = Response> {
     prop_oneof![
-        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<bool>()).prop_map(|(b, clock_hz, baud, warnsdorff)| {
+        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 2]>()).prop_map(|(b, clock_hz, baud, features)| {
             Response::Identity(Identity {
                 version: b[0],
                 max_width: b[1],
@@ -21,7 +21,8 @@ fn response() -> impl Strategy<Value = Response> {
                 engines: b[3],
                 clock_hz,
                 baud,
-                warnsdorff,
+                warnsdorff: features[0],
+                prune: features[1],
             })
         }),
         any::<u8>().prop_map(|command| Response::Ack { command }),

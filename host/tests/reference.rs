@@ -8,7 +8,7 @@ use knights::validate::check_tour;
 use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
 
 fn spec(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
-    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order }
+    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order, prune: false }
 }
 
 fn search(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
@@ -40,7 +40,7 @@ fn five_by_five_summed_over_all_starts_is_1728() {
     let total: u64 = board
         .squares()
         .map(|start| {
-            let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed };
+            let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: false };
             search(spec, Goal::CountAll).0.tours
         })
         .sum();
@@ -95,7 +95,7 @@ fn first_k_nodes_stop_at_the_kth_tours_last_square() {
 fn warnsdorff_finds_an_8x8_tour_from_every_start() {
     let board = BoardSize::square(8);
     for start in board.squares() {
-        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff };
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff, prune: false };
         let (outcome, tours) = search(spec, Goal::First(1));
         assert_eq!(outcome.tours, 1, "from {start}");
         assert_eq!(tours.len(), 1);
@@ -211,4 +211,48 @@ fn an_observer_can_stop_the_search() {
     let outcome =
         Searcher::new(spec("5", "a1", false, MoveOrder::Fixed)).unwrap().run(Goal::CountAll, &mut StopAtFirst);
     assert_eq!((outcome.tours, outcome.status), (1, Status::Aborted));
+}
+
+#[test]
+fn pruning_keeps_every_tour_in_order_and_cuts_nodes() {
+    for order in [MoveOrder::Fixed, MoveOrder::Warnsdorff] {
+        // (The unpruned closed 6x5 trees are ~100M nodes each: a few starts.)
+        for (board, closed, step) in [
+            ("5", false, 2),
+            ("6x4", false, 2),
+            ("4x5", false, 2),
+            ("7x3", false, 2),
+            ("6x5", true, 11),
+            ("3x8", true, 3),
+        ] {
+            let size: BoardSize = board.parse().unwrap();
+            for start in size.squares().step_by(step) {
+                let full = SearchSpec { board: size, start, closed, order, prune: false };
+                let pruned = SearchSpec { prune: true, ..full };
+                let (full_outcome, full_tours) = search(full, Goal::CountAll);
+                let (pruned_outcome, pruned_tours) = search(pruned, Goal::CountAll);
+                let what = format!("{board} from {start} closed={closed} {order}");
+                assert_eq!(pruned_tours, full_tours, "{what}");
+                assert_eq!(pruned_outcome.tours, full_outcome.tours, "{what}");
+                assert!(pruned_outcome.nodes <= full_outcome.nodes, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn pruned_counts_agree_with_published_values() {
+    let closed = SearchSpec { prune: true, ..spec("6", "a1", true, MoveOrder::Fixed) };
+    let (outcome, _) = search(closed, Goal::CountAll);
+    assert_eq!(outcome.tours, 19_724, "2 x 9,862 closed 6x6 tours (OEIS A001230)");
+    assert!(outcome.nodes * 1000 < 19_431_824_959, "{} nodes against 19,431,824,959 unpruned", outcome.nodes);
+    assert_eq!(count_on_threads(closed, 2), outcome, "prefix jobs prune as the single search does");
+    let open = SearchSpec { prune: true, ..spec("5", "a1", false, MoveOrder::Fixed) };
+    let (outcome, _) = search(open, Goal::CountAll);
+    assert_eq!(outcome.tours, 304);
+    assert_eq!(count_on_threads(open, 3), outcome);
+    for (board, start) in [("6x4", "b1"), ("5", "c3"), ("7x3", "a1")] {
+        let spec = SearchSpec { prune: true, ..spec(board, start, false, MoveOrder::Warnsdorff) };
+        assert_eq!(count_on_threads(spec, 4), search(spec, Goal::CountAll).0, "{board} from {start}");
+    }
 }

@@ -144,7 +144,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
         let mut identity = vec![VERSION as u8, max_width as u8, max_height as u8, 1];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
-        identity.push(FEATURE_WARNSDORFF as u8);
+        identity.push((FEATURE_WARNSDORFF | FEATURE_PRUNE) as u8);
         assert_eq!(identity.len() as u64, IDENTITY_LENGTH);
         Accelerator {
             clock: Default::default(),
@@ -254,6 +254,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.engine.closed.next = self.flags.val().get_bit(0);
         self.engine.warnsdorff.next = self.flags.val().get_bit(1);
         self.engine.count_all.next = self.flags.val().get_bit(2);
+        self.engine.prune.next = self.flags.val().get_bit(3);
         self.engine.limit.next = bit_cast::<48, 32>(self.limit.val());
         if !self.limit.val().any() {
             self.engine.limit.next = self.unlimited.val();
@@ -330,7 +331,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         if (self.width.val() > self.max_width.val()) | (self.height.val() > self.max_height.val()) {
             self.rejection.next = self.err_board_too_large.val();
         }
-        if (self.width.val() == 0) | (self.height.val() == 0) | (self.flags.val() > 7) {
+        if (self.width.val() == 0) | (self.height.val() == 0) | (self.flags.val() > 15) {
             self.rejection.next = self.err_bad_argument.val();
         }
         if self.searching.q.val() {

@@ -61,6 +61,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     /// Warnsdorff move order (fewest onward moves first, ties by canonical
     /// index) instead of the canonical order.
     pub warnsdorff: Signal<In, bool>,
+    /// Dead-end pruning: a node whose path can no longer become a tour is
+    /// not expanded (the host's `Searcher::dead_end`, the same rule).
+    pub prune: Signal<In, bool>,
     /// Count every tour (no streaming) instead of streaming the first `limit`.
     pub count_all: Signal<In, bool>,
     /// Tours to stream before stopping, in first-K mode.
@@ -113,6 +116,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     start_index: DFF<Bits<LB>>,
     want_closed: DFF<bool>,
     use_warnsdorff: DFF<bool>,
+    use_prune: DFF<bool>,
     count_mode: DFF<bool>,
     tour_limit: DFF<Bits<48>>,
     prefix_left: DFF<Bits<LB>>,
@@ -175,6 +179,18 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     child: Signal<Local, Bits<SQ>>,
     child_index: Signal<Local, Bits<LB>>,
     at_tour: Signal<Local, bool>,
+    near_current: Signal<Local, Bits<SQ>>,
+    no_onward: Signal<Local, Bits<SQ>>,
+    one_onward: Signal<Local, Bits<SQ>>,
+    no_way: Signal<Local, Bits<SQ>>,
+    one_way: Signal<Local, Bits<SQ>>,
+    closing_free: Signal<Local, Bits<SQ>>,
+    closed_short: Signal<Local, Bits<SQ>>,
+    one_way_any: [Signal<Local, Bits<SQ>>; LB],
+    one_way_two: [Signal<Local, Bits<SQ>>; LB],
+    one_way_many: Signal<Local, bool>,
+    dead: Signal<Local, bool>,
+    expand: Signal<Local, bool>,
     back_moves: Signal<Local, Bits<8>>,
     back_index: Signal<Local, Bits<LB>>,
     back_degrees: Signal<Local, Bits<32>>,
@@ -222,6 +238,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             start_square: Default::default(),
             closed: Default::default(),
             warnsdorff: Default::default(),
+            prune: Default::default(),
             count_all: Default::default(),
             limit: Default::default(),
             prefix_length: Default::default(),
@@ -259,6 +276,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             start_index: Default::default(),
             want_closed: Default::default(),
             use_warnsdorff: Default::default(),
+            use_prune: Default::default(),
             count_mode: Default::default(),
             tour_limit: Default::default(),
             prefix_left: Default::default(),
@@ -317,6 +335,18 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             child: Default::default(),
             child_index: Default::default(),
             at_tour: Default::default(),
+            near_current: Default::default(),
+            no_onward: Default::default(),
+            one_onward: Default::default(),
+            no_way: Default::default(),
+            one_way: Default::default(),
+            closing_free: Default::default(),
+            closed_short: Default::default(),
+            one_way_any: std::array::from_fn(|_| Default::default()),
+            one_way_two: std::array::from_fn(|_| Default::default()),
+            one_way_many: Default::default(),
+            dead: Default::default(),
+            expand: Default::default(),
             back_moves: Default::default(),
             back_index: Default::default(),
             back_degrees: Default::default(),
@@ -354,6 +384,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             start_index,
             want_closed,
             use_warnsdorff,
+            use_prune,
             count_mode,
             tour_limit,
             prefix_left,
@@ -496,6 +527,56 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
             & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
+
+        // Dead-end pruning, over every square at once. A free square's ways
+        // in are its free neighbours (the onward count) plus the current
+        // square if a knight move away; on a closed tour, plus the start
+        // square's closing move. Open: dead when a free square has no way
+        // in or two have one (both would have to be last). Closed: dead when
+        // a free square has at most one way, or none is next to the start.
+        self.near_current.next = self.targets[0].val()
+            | self.targets[1].val()
+            | self.targets[2].val()
+            | self.targets[3].val()
+            | self.targets[4].val()
+            | self.targets[5].val()
+            | self.targets[6].val()
+            | self.targets[7].val();
+        self.no_onward.next = !(self.onward_count[0].val()
+            | self.onward_count[1].val()
+            | self.onward_count[2].val()
+            | self.onward_count[3].val());
+        self.one_onward.next = self.onward_count[0].val()
+            & !(self.onward_count[1].val() | self.onward_count[2].val() | self.onward_count[3].val());
+        self.no_way.next = self.free.val() & self.no_onward.val() & !self.near_current.val();
+        self.one_way.next = self.free.val()
+            & ((self.one_onward.val() & !self.near_current.val()) | (self.no_onward.val() & self.near_current.val()));
+        self.closing_free.next = self.free.val() & self.closing_squares.q.val();
+        self.closed_short.next = self.free.val()
+            & ((self.no_onward.val() & !(self.near_current.val() & self.closing_squares.q.val()))
+                | (self.one_onward.val() & !self.near_current.val() & !self.closing_squares.q.val()));
+        // Two or more one-way squares, by a tree: after step k, bit i says
+        // whether squares i .. i + 2^(k+1) hold any / at least two of them.
+        self.one_way_any[0].next = self.one_way.val() | (self.one_way.val() >> self.smear_shift[0].val());
+        self.one_way_two[0].next = self.one_way.val() & (self.one_way.val() >> self.smear_shift[0].val());
+        for k in 1..LB {
+            self.one_way_any[k].next =
+                self.one_way_any[k - 1].val() | (self.one_way_any[k - 1].val() >> self.smear_shift[k].val());
+            self.one_way_two[k].next = self.one_way_two[k - 1].val()
+                | (self.one_way_two[k - 1].val() >> self.smear_shift[k].val())
+                | (self.one_way_any[k - 1].val() & (self.one_way_any[k - 1].val() >> self.smear_shift[k].val()));
+            self.one_way_many.next = self.one_way_two[k].val().get_bit(0);
+        }
+        self.dead.next = false;
+        if self.use_prune.q.val() {
+            if self.want_closed.q.val() {
+                self.dead.next =
+                    self.closed_short.val().any() | (self.free.val().any() & !self.closing_free.val().any());
+            } else {
+                self.dead.next = self.no_way.val().any() | self.one_way_many.val();
+            }
+        }
+        self.expand.next = self.moves.val().any() & !self.dead.val();
 
         // The next move of the resume level (from RAM right after a refill).
         self.back_moves.next = self.resume_moves.q.val();
@@ -708,7 +789,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.tour_count.d.next = self.tour_count.q.val() + 1;
                     }
                     self.reported.d.next = false;
-                    if self.moves.val().any() {
+                    if self.expand.val() {
                         // Descend: push this level, enter its first free move.
                         self.entering.next = true;
                         self.moves_ram.write_enable.next = true;
@@ -808,6 +889,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.start_index.d.next = self.start_square.val();
             self.want_closed.d.next = self.closed.val();
             self.use_warnsdorff.d.next = self.warnsdorff.val();
+            self.use_prune.d.next = self.prune.val();
             self.count_mode.d.next = self.count_all.val();
             self.tour_limit.d.next = self.limit.val();
             self.prefix_left.d.next = self.prefix_length.val();

@@ -33,6 +33,7 @@ pub const ERROR_LENGTH: u64 = 2;
 pub const FLAG_CLOSED: u64 = 1;
 pub const FLAG_WARNSDORFF: u64 = 2;
 pub const FLAG_COUNT: u64 = 4;
+pub const FLAG_PRUNE: u64 = 8;
 
 /// ERROR codes.
 pub const ERR_BAD_CRC: u64 = 1;
@@ -46,3 +47,4 @@ pub const ERR_BAD_ARGUMENT: u64 = 8;
 
 /// IDENTITY feature bits.
 pub const FEATURE_WARNSDORFF: u64 = 1;
+pub const FEATURE_PRUNE: u64 = 2;

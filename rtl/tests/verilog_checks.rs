@@ -16,12 +16,16 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 }
 
 /// The accelerator leaves the engine's prefix-loading port unused (one
-/// engine searches from the start square); the waiver names that one signal.
+/// engine searches from the start square), and the pruning's at-least-two
+/// tree reads only bit 0 of its last level; the waivers name those signals.
 fn lint_waivers() -> PathBuf {
     let path = std::env::temp_dir().join(format!("knights-waivers-{}.vlt", std::process::id()));
     std::fs::write(
         &path,
-        "`verilator_config\nlint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engine$prefix_ready*\"\n",
+        "`verilator_config\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engine$prefix_ready*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*one_way_any*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*one_way_two*\"\n",
     )
     .unwrap();
     path

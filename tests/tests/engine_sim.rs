@@ -52,6 +52,7 @@ fn simulate_from<const SQ: usize, const LB: usize>(
         x.prefix_length.next = (prefix.len() as u64).into();
         x.closed.next = spec.closed;
         x.warnsdorff.next = spec.order == MoveOrder::Warnsdorff;
+        x.prune.next = spec.prune;
         match goal {
             Goal::CountAll => x.count_all.next = true,
             Goal::First(k) => {
@@ -108,14 +109,20 @@ fn reference(spec: SearchSpec, goal: Goal) -> (knights::Outcome, Vec<Vec<Square>
 }
 
 fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order: MoveOrder::Fixed }
+    SearchSpec {
+        board: board.parse().unwrap(),
+        start: start.parse().unwrap(),
+        closed,
+        order: MoveOrder::Fixed,
+        prune: false,
+    }
 }
 
 #[test]
 fn counts_match_the_reference_on_4x3_from_every_start() {
     let board = BoardSize::new(4, 3);
     for start in board.squares() {
-        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed };
+        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: false };
         let (expected, _) = reference(spec, Goal::CountAll);
         let run = simulate::<12, 4>((4, 3), spec, Goal::CountAll, 0);
         assert_eq!(
@@ -198,4 +205,34 @@ fn prefix_jobs_cover_the_tree_exactly() {
     };
     let run = simulate_from::<12, 4>((4, 3), spec, &prefix[1..], Goal::First(1), 0);
     assert_eq!((run.tours, run.nodes), (expected_tours, expected.nodes));
+}
+
+#[test]
+fn pruning_matches_the_reference_node_for_node() {
+    // Open and closed, both orders, a smaller board on a larger engine, and
+    // below a prefix (the prefix's squares are entered unchecked, as on the host).
+    for (board, start, closed, order) in [
+        ("4x3", "a1", false, MoveOrder::Fixed),
+        ("4x3", "b2", false, MoveOrder::Warnsdorff),
+        ("5x4", "a1", false, MoveOrder::Fixed),
+        ("5x4", "c2", false, MoveOrder::Warnsdorff),
+        ("5x4", "a1", true, MoveOrder::Fixed),
+        ("4x4", "a1", false, MoveOrder::Fixed),
+    ] {
+        let spec = SearchSpec { order, prune: true, ..spec(board, start, closed) };
+        let (expected, _) = reference(spec, Goal::CountAll);
+        let run = simulate::<20, 5>((5, 4), spec, Goal::CountAll, 0);
+        let what = format!("{board} from {start} closed={closed} {order}");
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{what}");
+        let (expected, tours) = reference(spec, Goal::First(2));
+        let run = simulate::<20, 5>((5, 4), spec, Goal::First(2), 3);
+        assert_eq!((run.tours, run.nodes), (tours, expected.nodes), "first 2: {what}");
+    }
+    let spec = SearchSpec { prune: true, ..spec("5x4", "a1", false) };
+    let searcher = Searcher::new(spec).unwrap();
+    for prefix in &knights::parallel::PrefixJobs::split(&spec, 4).prefixes {
+        let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
+        let run = simulate_from::<20, 5>((5, 4), spec, &prefix[1..], Goal::CountAll, 0);
+        assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");
+    }
 }

@@ -47,7 +47,7 @@ fn answers_to_done(link: &mut Link<SimTransport>) -> Vec<Response> {
 }
 
 fn solve(width: u8, height: u8, file: u8, rank: u8, count: bool) -> SolveRequest {
-    SolveRequest { width, height, file, rank, closed: false, warnsdorff: false, count, limit: 1 }
+    SolveRequest { width, height, file, rank, closed: false, warnsdorff: false, prune: false, count, limit: 1 }
 }
 
 fn error(code: ErrorCode, command: u8) -> Response {
@@ -67,7 +67,7 @@ fn each_bad_input_gets_its_error_and_the_device_goes_on() {
     let mut identify_bad_crc = Command::Identify.encode();
     identify_bad_crc[4] ^= 0x40;
     let mut bad_flags = Command::Solve(solve(5, 5, 0, 0, true)).encode();
-    bad_flags[8] = 0x08;
+    bad_flags[8] = 0x10; // the first flag bit without a meaning
     let crc = crc16(&bad_flags[..13]).to_le_bytes();
     bad_flags[13..].copy_from_slice(&crc);
     let solve_frame = Command::Solve(solve(5, 5, 0, 0, false)).encode();
@@ -163,6 +163,7 @@ fn all_304_tours_of_5x5_arrive_through_the_uart_once_each() {
         start: "a1".parse().unwrap(),
         closed: false,
         order: MoveOrder::Fixed,
+        prune: false,
     };
     // `query::run` validates every tour and rejects duplicates; the link
     // checks the sequence numbers, so none can be missing either.
@@ -215,6 +216,7 @@ fn random_damage_never_stops_the_device() {
         start: "c3".parse().unwrap(),
         closed: false,
         order: MoveOrder::Fixed,
+        prune: false,
     })
     .unwrap()
     .run(Goal::CountAll, &mut TourList::default());
@@ -280,6 +282,7 @@ fn connecting_aborts_a_search_an_earlier_session_left_running() {
         start: "a1".parse().unwrap(),
         closed: false,
         order: MoveOrder::Fixed,
+        prune: false,
     };
     let answer = query::run(&mut device, Query { spec, goal: Goal::CountAll }, &mut |_, _| Flow::Continue).unwrap();
     assert_eq!((answer.tour_count, answer.nodes), (304, 1_735_079));

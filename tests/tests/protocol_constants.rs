@@ -6,7 +6,7 @@ use knights_rtl::protocol as rtl;
 
 #[test]
 fn both_sides_use_the_same_numbers() {
-    let pairs: [(u64, u8); 22] = [
+    let pairs: [(u64, u8); 24] = [
         (rtl::SYNC, proto::SYNC),
         (rtl::VERSION, proto::VERSION),
         (rtl::CMD_IDENTIFY, code::IDENTIFY),
@@ -22,7 +22,9 @@ fn both_sides_use_the_same_numbers() {
         (rtl::FLAG_CLOSED, code::FLAG_CLOSED),
         (rtl::FLAG_WARNSDORFF, code::FLAG_WARNSDORFF),
         (rtl::FLAG_COUNT, code::FLAG_COUNT),
+        (rtl::FLAG_PRUNE, code::FLAG_PRUNE),
         (rtl::FEATURE_WARNSDORFF, code::FEATURE_WARNSDORFF),
+        (rtl::FEATURE_PRUNE, code::FEATURE_PRUNE),
         (knights_rtl::engine::STATUS_FOUND, code::STATUS_FOUND),
         (knights_rtl::engine::STATUS_EXHAUSTED, code::STATUS_EXHAUSTED),
         (knights_rtl::engine::STATUS_ABORTED, code::STATUS_ABORTED),
@@ -53,6 +55,7 @@ fn payload_lengths_agree() {
         rank: 0,
         closed: false,
         warnsdorff: false,
+        prune: true,
         count: true,
         limit: 0,
     });

@@ -52,7 +52,13 @@ impl Drop for Served {
 }
 
 fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order: MoveOrder::Fixed }
+    SearchSpec {
+        board: board.parse().unwrap(),
+        start: start.parse().unwrap(),
+        closed,
+        order: MoveOrder::Fixed,
+        prune: false,
+    }
 }
 
 fn run(device: &mut dyn Device, spec: SearchSpec, goal: Goal) -> query::Answer {
