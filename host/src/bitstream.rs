@@ -504,9 +504,17 @@ fn stat_cells(text: &str) -> Result<Vec<(String, u64)>> {
     Ok(cells.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))).collect())
 }
 
+/// `used` as a percentage of `available`.
+fn percent(u: Usage) -> f64 {
+    if u.available == 0 {
+        0.0
+    } else {
+        100.0 * u.used as f64 / u.available as f64
+    }
+}
+
 /// What `knights build` prints when it succeeds.
 pub fn summary(r: &BuildReport, dir: &Path) -> String {
-    let percent = |u: Usage| if u.available == 0 { 0.0 } else { 100.0 * u.used as f64 / u.available as f64 };
     format!(
         "{}: {}\n  \
          boards up to {}x{}, {} engine(s), {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met\n  \
@@ -541,7 +549,6 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
          |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in reports {
-        let percent = |u: Usage| if u.available == 0 { 0.0 } else { 100.0 * u.used as f64 / u.available as f64 };
         writeln!(
             out,
             "| {} | {} | {}x{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
