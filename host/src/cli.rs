@@ -277,7 +277,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
         }
         Command::BuildTable { dirs } => {
-            let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new("build"))? } else { dirs };
+            let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new(bitstream::BUILD_ROOT))? } else { dirs };
             let mut reports = Vec::new();
             for dir in dirs {
                 let path = dir.join("build.json");
@@ -337,7 +337,7 @@ fn build_dirs(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
 fn flash(name: &str, bitstream: Option<std::path::PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
     let board = boards::find(name)?;
     let bitstream =
-        bitstream.unwrap_or_else(|| std::path::Path::new("build").join(&board.name).join(board.bitstream_file()));
+        bitstream.unwrap_or_else(|| bitstream::BuildOptions::for_board(&board).out_dir.join(board.bitstream_file()));
     let command = board.flash_command(&bitstream.to_string_lossy());
     if dry_run {
         writeln!(out, "{}", command.join(" "))?;

@@ -340,12 +340,13 @@ impl Searcher {
     pub fn dead_end(&self, cells: &[u8], at: u32) -> bool {
         let mut single_ways = 0;
         let (mut any_free, mut closing_free) = (false, false);
+        let near_here = self.offsets.map(|o| at.wrapping_add_signed(o));
         for &cell in &self.board_cells {
             if cells[cell as usize] != 0 {
                 continue;
             }
             let free_neighbours = self.offsets.iter().filter(|&&o| neighbour(cells, cell, o) == 0).count();
-            let from_here = self.offsets.iter().any(|&o| at.wrapping_add_signed(o) == cell);
+            let from_here = near_here.contains(&cell);
             let mut ways = free_neighbours + usize::from(from_here);
             any_free = true;
             if self.spec.closed {

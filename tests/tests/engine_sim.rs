@@ -1,6 +1,9 @@
 //! The engine in rust-hdl's own simulator on small boards, compared with the
 //! host's CPU reference search node for node.
 
+mod common;
+use common::{reference, spec};
+
 use std::sync::{Arc, Mutex};
 
 use knights::search::TourList;
@@ -100,22 +103,6 @@ fn simulate_from<const SQ: usize, const LB: usize>(
     sim.run(Box::new(uut), 200_000_000).unwrap();
     let run = result.lock().unwrap().clone();
     run
-}
-
-fn reference(spec: SearchSpec, goal: Goal) -> (knights::Outcome, Vec<Vec<Square>>) {
-    let mut keep = TourList::default();
-    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
-    (outcome, keep.0)
-}
-
-fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec {
-        board: board.parse().unwrap(),
-        start: start.parse().unwrap(),
-        closed,
-        order: MoveOrder::Fixed,
-        prune: false,
-    }
 }
 
 #[test]

@@ -3,6 +3,9 @@
 
 #![cfg(unix)]
 
+mod common;
+use common::spec;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
@@ -13,7 +16,7 @@ use knights::link::LinkedDevice;
 use knights::query::{self, Query};
 use knights::search::{Flow, TourList};
 use knights::transport::{serve_simulated_board, SerialTransport};
-use knights::{Goal, MoveOrder, SearchSpec, Searcher, Status};
+use knights::{Goal, SearchSpec, Searcher, Status};
 use serialport::SerialPort;
 
 /// A simulated board on a pseudo-terminal, stopped when dropped.
@@ -48,16 +51,6 @@ impl Drop for Served {
         if let Some(thread) = self.thread.take() {
             thread.join().unwrap();
         }
-    }
-}
-
-fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec {
-        board: board.parse().unwrap(),
-        start: start.parse().unwrap(),
-        closed,
-        order: MoveOrder::Fixed,
-        prune: false,
     }
 }
 

@@ -2,13 +2,16 @@
 //! the host's link code, against the CPU reference search: tours, tour
 //! counts and node counts must be exactly equal.
 
+mod common;
+use common::{reference, spec};
+
 use std::time::Duration;
 
 use knights::device::{Device, Report, Sink};
 use knights::link::LinkedDevice;
-use knights::search::{Flow, TourList};
+use knights::search::Flow;
 use knights::transport::SimTransport;
-use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
+use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Square, Status};
 
 fn board() -> LinkedDevice<SimTransport> {
     LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(10)).unwrap()
@@ -28,12 +31,6 @@ impl Sink for Tours {
     }
 }
 
-fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
-    let mut keep = TourList::default();
-    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
-    (outcome, keep.0)
-}
-
 /// Runs both and checks they agree exactly; returns the device's report.
 fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal) -> Report {
     let (expected, expected_tours) = reference(spec, goal);
@@ -45,16 +42,6 @@ fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal
         assert_eq!(tours.0, expected_tours, "{what}");
     }
     report
-}
-
-fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec {
-        board: board.parse().unwrap(),
-        start: start.parse().unwrap(),
-        closed,
-        order: MoveOrder::Fixed,
-        prune: false,
-    }
 }
 
 #[test]
