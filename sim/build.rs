@@ -11,6 +11,8 @@ use knights_rtl::accelerator::LinkSettings;
 /// The largest board of the simulated build.
 const MAX_WIDTH: usize = 8;
 const MAX_HEIGHT: usize = 8;
+/// Engines in the simulated build.
+const ENGINES: usize = 4;
 
 fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -20,15 +22,16 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
 
     let link = LinkSettings::simulation();
-    let verilog =
-        knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, link).expect("a supported build size");
+    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, ENGINES, link)
+        .expect("a supported build size");
     let top = out.join("top.v");
     std::fs::write(&top, verilog).unwrap();
     std::fs::write(
         out.join("build_settings.rs"),
         format!(
             "/// The simulated build: largest board, clock, UART bit time.\n\
-             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, clock_hz: {}, \
+             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {ENGINES}, \
+             clock_hz: {}, \
              clocks_per_bit: {} }};\n",
             link.clock_hz,
             link.clocks_per_bit()

@@ -175,8 +175,9 @@ fn mhz(hz: f64) -> String {
 
 /// Checks the options against what the RTL and the board can do.
 pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
-    if options.engines != 1 {
-        return Err(UsageError(format!("--engines {}: this version builds one engine per bitstream", options.engines)));
+    let max_engines = knights_rtl::accelerator::MAX_ENGINES as u16;
+    if !(1..=max_engines).contains(&options.engines) {
+        return Err(UsageError(format!("--engines {}: a bitstream has 1 to {max_engines} engines", options.engines)));
     }
     let area = usize::from(options.max_width) * usize::from(options.max_height);
     if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
@@ -249,6 +250,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     let rtl = knights_rtl::verilog::accelerator_verilog(
         usize::from(options.max_width),
         usize::from(options.max_height),
+        usize::from(options.engines),
         link,
     )
     .expect("area checked above");
@@ -607,8 +609,9 @@ mod tests {
         assert!(error.0.contains("7x7") && error.0.contains("64"), "{error}");
         let error = check(&board, &BuildOptions { clock_hz: 10_000_000, ..options.clone() }).unwrap_err();
         assert!(error.0.contains("16 to 275 MHz"), "{error}");
-        let error = check(&board, &BuildOptions { engines: 4, ..options.clone() }).unwrap_err();
-        assert!(error.0.contains("one engine"), "{error}");
+        assert!(check(&board, &BuildOptions { engines: 4, ..options.clone() }).is_ok());
+        let error = check(&board, &BuildOptions { engines: 0, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("1 to 32 engines"), "{error}");
         let error = check(&board, &BuildOptions { baud: 10_000_000, ..options }).unwrap_err();
         assert!(error.0.contains("four clocks per bit"), "{error}");
     }

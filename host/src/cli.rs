@@ -164,6 +164,12 @@ pub struct DeviceArgs {
     /// Threads for counts on the CPU device (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// How the board's or simulator's engines share a search: the tree level
+    /// whose nodes are their jobs. 0 runs one engine, in the reference's
+    /// order (so the first tours are the CPU's); default: the shallowest level
+    /// with 64 jobs per engine.
+    #[arg(long, value_name = "LEVEL")]
+    pub split_level: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -195,6 +201,11 @@ impl DeviceArgs {
             }
             (kind, None) => kind.unwrap_or(DeviceKind::Sim),
         };
+        if kind == DeviceKind::Cpu && self.split_level.is_some() {
+            return Err(
+                UsageError("--split-level is for the sim and board devices; the CPU uses --threads".into()).into()
+            );
+        }
         if !(self.timeout > 0.0 && self.timeout.is_finite()) {
             return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
         }
@@ -207,13 +218,19 @@ impl DeviceArgs {
                 }
                 Box::new(cpu)
             }
-            DeviceKind::Sim => Box::new(LinkedDevice::connect("sim", SimTransport::new(), timeout)?),
+            DeviceKind::Sim => {
+                let mut sim = LinkedDevice::connect("sim", SimTransport::new(), timeout)?;
+                sim.set_split(self.split_level);
+                Box::new(sim)
+            }
             DeviceKind::Board => {
                 let path = match &self.port {
                     Some(path) => path.clone(),
                     None => SerialTransport::detect()?,
                 };
-                Box::new(LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?)
+                let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
+                board.set_split(self.split_level);
+                Box::new(board)
             }
         })
     }

@@ -25,8 +25,38 @@ pub struct Report {
     pub outcome: Outcome,
     /// Engine clock cycles, for devices that count them.
     pub cycles: Option<u64>,
+    /// How a device with engines shared the search.
+    pub engines: Option<EngineFigures>,
     /// Traffic and clock of a device reached over a link.
     pub link: Option<LinkFigures>,
+}
+
+/// How the engines of a device shared a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EngineFigures {
+    /// Engines on the device.
+    pub engines: u8,
+    /// The level whose nodes were the jobs (0: engine 0 ran alone).
+    pub split_level: u8,
+    /// Cycles each engine ran, summed.
+    pub engine_cycles: u64,
+}
+
+impl EngineFigures {
+    /// Engines that took part: all of them, or one when unsplit.
+    pub fn working(&self) -> u64 {
+        if self.split_level == 0 {
+            1
+        } else {
+            u64::from(self.engines)
+        }
+    }
+
+    /// How evenly the work spread: the engines' mean running time over the
+    /// longest (1 when all ran to the end), from the search's `cycles`.
+    pub fn load_balance(&self, cycles: u64) -> f64 {
+        self.engine_cycles as f64 / (self.working() * cycles.max(1)) as f64
+    }
 }
 
 /// A place a search can run.
@@ -84,7 +114,7 @@ impl Device for CpuDevice {
             }
             outcome
         };
-        Ok(Report { outcome, cycles: None, link: None })
+        Ok(Report { outcome, cycles: None, engines: None, link: None })
     }
 }
 

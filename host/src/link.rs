@@ -2,20 +2,26 @@
 //! and the search API ([`Device`]) on top, so the simulated board and a real
 //! board over a serial port behave the same for everything above.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 use crate::board::{BoardSize, Square};
-use crate::device::{Device, Report, Sink};
+use crate::device::{Device, EngineFigures, Report, Sink};
+use crate::parallel::PrefixJobs;
 use crate::proto::{code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, VERSION};
 use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
 use crate::transport::Transport;
 
 /// Payload bytes a frame can have: a tour on the largest board one byte per
 /// square allows.
-const MAX_PAYLOAD: usize = 4 + 256;
+const MAX_PAYLOAD: usize = crate::proto::TOUR_HEADER + 256;
+
+/// Jobs per engine when a search is split: enough that engines finishing
+/// early find more work, few enough that walking the levels above is cheap.
+pub const JOBS_PER_ENGINE: usize = 64;
 
 /// What crossed the link during one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -141,6 +147,8 @@ pub struct LinkedDevice<T: Transport> {
     identity: Identity,
     /// How long the device may stay silent during a search.
     timeout: Duration,
+    /// The split level to ask for; `None` picks one for the device's engines.
+    split: Option<u8>,
 }
 
 impl<T: Transport> LinkedDevice<T> {
@@ -150,7 +158,7 @@ impl<T: Transport> LinkedDevice<T> {
     pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self> {
         let mut link = Link::new(transport);
         let identity = link.identify(timeout)?;
-        let mut device = LinkedDevice { name, link, identity, timeout };
+        let mut device = LinkedDevice { name, link, identity, timeout, split: None };
         device.link.send(&Command::Status)?;
         loop {
             match device.next()? {
@@ -172,6 +180,26 @@ impl<T: Transport> LinkedDevice<T> {
 
     pub fn link(&mut self) -> &mut Link<T> {
         &mut self.link
+    }
+
+    /// Fixes the split level of the following searches (0: engine 0 alone,
+    /// in the reference's order); `None` picks one for the engine count.
+    pub fn set_split(&mut self, level: Option<u8>) {
+        self.split = level;
+    }
+
+    /// The level whose nodes become jobs: the shallowest with at least
+    /// [`JOBS_PER_ENGINE`] paths per engine (as the CPU's parallel count cuts
+    /// its tree), or 0 on a one-engine device.
+    pub fn split_level(&self, spec: &SearchSpec) -> u8 {
+        if let Some(level) = self.split {
+            return level;
+        }
+        if self.identity.engines <= 1 {
+            return 0;
+        }
+        let jobs = PrefixJobs::split(spec, usize::from(self.identity.engines) * JOBS_PER_ENGINE);
+        jobs.prefixes.first().map_or(0, |prefix| u8::try_from(prefix.len() - 1).unwrap_or(0))
     }
 
     fn square(&self, index: u8) -> Square {
@@ -216,6 +244,7 @@ impl<T: Transport> LinkedDevice<T> {
                 Goal::First(k) => u32::try_from(k).unwrap_or(0),
                 Goal::CountAll => 0,
             },
+            split: self.split_level(spec),
         })
     }
 }
@@ -251,15 +280,19 @@ impl<T: Transport> Device for LinkedDevice<T> {
         }
         let mut received = 0u64;
         let mut stopping = false;
+        let mut tags = JobTags::new(request.split, self.identity.engines);
         loop {
             match self.next()? {
-                Response::Tour { sequence, squares } => {
+                Response::Tour { sequence, engine, job, squares } => {
                     received += 1;
                     if u64::from(sequence) != received & 0xFFFF_FFFF {
                         bail!(
                             "tour #{received} from {} arrived numbered {sequence}: tours were lost on the way",
                             self.describe()
                         );
+                    }
+                    if let Err(problem) = tags.check(engine, job, &squares) {
+                        bail!("tour #{received} from {}: {problem}", self.describe());
                     }
                     let tour: Vec<Square> = squares.iter().map(|&s| self.square(s)).collect();
                     if let Err(error) = sink.tour(&tour) {
@@ -286,6 +319,11 @@ impl<T: Transport> Device for LinkedDevice<T> {
                     return Ok(Report {
                         outcome: Outcome { tours: counters.tours, nodes: counters.nodes, status },
                         cycles: Some(counters.cycles),
+                        engines: Some(EngineFigures {
+                            engines: self.identity.engines,
+                            split_level: request.split,
+                            engine_cycles: counters.engine_cycles,
+                        }),
                         link: Some(figures),
                     });
                 }
@@ -305,5 +343,61 @@ impl<T: Transport> LinkedDevice<T> {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Checks the engine and job tags of a search's tours: every tour of a job
+/// starts with that job's path down to the split level, and no two jobs share
+/// one, so tours from different engines cannot have been mixed up.
+struct JobTags {
+    split: u8,
+    engines: u8,
+    paths: HashMap<u32, Vec<u8>>,
+    jobs: HashMap<Vec<u8>, u32>,
+}
+
+impl JobTags {
+    fn new(split: u8, engines: u8) -> Self {
+        JobTags { split, engines, paths: HashMap::new(), jobs: HashMap::new() }
+    }
+
+    fn check(&mut self, engine: u8, job: u32, squares: &[u8]) -> Result<(), String> {
+        if engine >= self.engines {
+            return Err(format!("it names engine {engine}, and the device has {}", self.engines));
+        }
+        if self.split == 0 && (engine != 0 || job != 0) {
+            return Err(format!("an unsplit search ran on engine 0 alone, yet it names engine {engine} job {job}"));
+        }
+        let Some(path) = squares.get(..=usize::from(self.split)) else {
+            return Err(format!("{} squares are shorter than the split level {}", squares.len(), self.split));
+        };
+        let known_path = self.paths.entry(job).or_insert_with(|| path.to_vec());
+        let known_job = *self.jobs.entry(path.to_vec()).or_insert(job);
+        if known_path.as_slice() != path || known_job != job {
+            return Err(format!(
+                "job {job} (engine {engine}) does not match the path earlier tours of its job took: streams were mixed"
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_tags_catch_mixed_streams() {
+        let mut tags = JobTags::new(2, 4);
+        assert!(tags.check(1, 7, &[0, 10, 20, 3]).is_ok());
+        assert!(tags.check(2, 7, &[0, 10, 20, 5]).is_ok(), "a job's tours share its path");
+        assert!(tags.check(0, 8, &[0, 10, 22, 3]).is_ok());
+        assert!(tags.check(1, 7, &[0, 10, 22, 9]).is_err(), "job 7 took another path");
+        assert!(tags.check(3, 9, &[0, 10, 20, 9]).is_err(), "that path is job 7's");
+        assert!(tags.check(4, 1, &[0, 10, 21]).is_err(), "no engine 4");
+        assert!(tags.check(0, 1, &[0, 10]).is_err(), "shorter than the split level");
+        let mut unsplit = JobTags::new(0, 4);
+        assert!(unsplit.check(0, 0, &[0, 10]).is_ok());
+        assert!(unsplit.check(1, 0, &[0, 10]).is_err());
     }
 }

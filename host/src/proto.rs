@@ -10,9 +10,13 @@ use std::fmt;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// The protocol version this host speaks.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 /// Bytes of a frame around its payload: sync, length, type, CRC.
 pub const OVERHEAD: usize = 6;
+/// TOUR payload bytes before the squares: sequence number, engine, job.
+pub const TOUR_HEADER: usize = 9;
+/// PROGRESS and DONE payload bytes: state, four 48-bit counters.
+pub const COUNTERS_LENGTH: usize = 25;
 
 pub mod code {
     //! Type bytes and numbers, as in `docs/protocol.md`.
@@ -81,6 +85,9 @@ pub struct SolveRequest {
     pub count: bool,
     /// Tours to stream before stopping; 0 streams every tour.
     pub limit: u32,
+    /// The level whose nodes are the jobs the engines share; 0 runs one
+    /// engine on the whole tree.
+    pub split: u8,
 }
 
 /// Host-to-device messages.
@@ -113,6 +120,7 @@ impl Command {
                     | flag(r.prune, code::FLAG_PRUNE);
                 let mut payload = vec![r.width, r.height, r.file, r.rank, flags];
                 payload.extend_from_slice(&r.limit.to_le_bytes());
+                payload.push(r.split);
                 frame(self.code(), &payload)
             }
             _ => frame(self.code(), &[]),
@@ -139,7 +147,10 @@ pub struct Identity {
 pub struct Counters {
     pub tours: u64,
     pub nodes: u64,
+    /// Clock cycles while any engine ran.
     pub cycles: u64,
+    /// Cycles each engine ran, summed over the engines.
+    pub engine_cycles: u64,
 }
 
 /// Why a device refused a frame or a command.
@@ -196,7 +207,9 @@ impl fmt::Display for ErrorCode {
             ErrorCode::Busy => f.write_str("the device is still running a search"),
             ErrorCode::BoardTooLarge => f.write_str("the board is larger than the bitstream was built for"),
             ErrorCode::StartOffBoard => f.write_str("the start square is off the board"),
-            ErrorCode::BadArgument => f.write_str("the request has a zero board side or unknown flags"),
+            ErrorCode::BadArgument => {
+                f.write_str("the request has a zero board side, unknown flags or a split level too deep for the build")
+            }
             ErrorCode::Other(code) => write!(f, "error code {code}"),
         }
     }
@@ -210,10 +223,13 @@ pub enum Response {
     Ack {
         command: u8,
     },
-    /// A tour: its number in this search (from 1) and its squares, each
-    /// `rank * max_width + file` with the build's `max_width`.
+    /// A tour: its number in this search (from 1), the engine that found it
+    /// and its job there, and its squares, each `rank * max_width + file`
+    /// with the build's `max_width`.
     Tour {
         sequence: u32,
+        engine: u8,
+        job: u32,
         squares: Vec<u8>,
     },
     Progress {
@@ -257,7 +273,12 @@ fn u48(bytes: &[u8]) -> u64 {
 }
 
 fn counters(payload: &[u8]) -> Counters {
-    Counters { tours: u48(&payload[1..]), nodes: u48(&payload[7..]), cycles: u48(&payload[13..]) }
+    Counters {
+        tours: u48(&payload[1..]),
+        nodes: u48(&payload[7..]),
+        cycles: u48(&payload[13..]),
+        engine_cycles: u48(&payload[19..]),
+    }
 }
 
 impl Response {
@@ -277,14 +298,18 @@ impl Response {
                 prune: payload[12] & code::FEATURE_PRUNE != 0,
             }),
             code::ACK if length == 1 => Response::Ack { command: payload[0] },
-            code::TOUR if length >= 4 => Response::Tour {
+            code::TOUR if length >= TOUR_HEADER => Response::Tour {
                 sequence: u32::from_le_bytes(payload[..4].try_into().unwrap()),
-                squares: payload[4..].to_vec(),
+                engine: payload[4],
+                job: u32::from_le_bytes(payload[5..9].try_into().unwrap()),
+                squares: payload[TOUR_HEADER..].to_vec(),
             },
-            code::PROGRESS if length == 19 => {
+            code::PROGRESS if length == COUNTERS_LENGTH => {
                 Response::Progress { searching: payload[0] & 1 != 0, counters: counters(payload) }
             }
-            code::DONE if length == 19 => Response::Done { status: payload[0], counters: counters(payload) },
+            code::DONE if length == COUNTERS_LENGTH => {
+                Response::Done { status: payload[0], counters: counters(payload) }
+            }
             code::ERROR if length == 2 => {
                 Response::Error { code: ErrorCode::from_byte(payload[0]), command: payload[1] }
             }
@@ -296,7 +321,7 @@ impl Response {
     pub fn encode(&self) -> Vec<u8> {
         let counters_payload = |first: u8, c: &Counters| {
             let mut payload = vec![first];
-            for value in [c.tours, c.nodes, c.cycles] {
+            for value in [c.tours, c.nodes, c.cycles, c.engine_cycles] {
                 payload.extend_from_slice(&value.to_le_bytes()[..6]);
             }
             payload
@@ -312,8 +337,10 @@ impl Response {
                 frame(code::IDENTITY, &payload)
             }
             Response::Ack { command } => frame(code::ACK, &[*command]),
-            Response::Tour { sequence, squares } => {
+            Response::Tour { sequence, engine, job, squares } => {
                 let mut payload = sequence.to_le_bytes().to_vec();
+                payload.push(*engine);
+                payload.extend_from_slice(&job.to_le_bytes());
                 payload.extend_from_slice(squares);
                 frame(code::TOUR, &payload)
             }
@@ -419,10 +446,11 @@ mod tests {
             prune: true,
             count: false,
             limit: 1,
+            split: 3,
         });
         let bytes = solve.encode();
-        assert_eq!(&bytes[..13], &[0xA5, 9, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0]);
-        assert_eq!(bytes.len(), 15);
-        assert_eq!(u16::from_le_bytes([bytes[13], bytes[14]]), crc16(&bytes[..13]));
+        assert_eq!(&bytes[..14], &[0xA5, 10, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0, 3]);
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(u16::from_le_bytes([bytes[14], bytes[15]]), crc16(&bytes[..14]));
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 
 use crate::board::Square;
-use crate::device::{Device, Sink};
+use crate::device::{Device, EngineFigures, Sink};
 use crate::link::LinkFigures;
 use crate::search::{Flow, Goal, SearchSpec, Status};
 use crate::validate::check_tour;
@@ -47,6 +47,8 @@ pub struct Answer {
     pub status: Status,
     /// Engine clock cycles, from devices that count them.
     pub cycles: Option<u64>,
+    /// How a device's engines shared the search.
+    pub engines: Option<EngineFigures>,
     /// Link traffic and the device clock, from devices behind a link.
     pub link: Option<LinkFigures>,
     pub elapsed: Duration,
@@ -93,6 +95,7 @@ pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, 
         nodes: 0,
         status: Status::Exhausted,
         cycles: None,
+        engines: None,
         link: None,
         elapsed: Duration::ZERO,
         impossible: None,
@@ -122,6 +125,7 @@ pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, 
     answer.nodes = outcome.nodes;
     answer.status = outcome.status;
     answer.cycles = report.cycles;
+    answer.engines = report.engines;
     answer.link = report.link;
     answer.elapsed = started.elapsed();
     Ok(answer)

@@ -73,6 +73,16 @@ pub fn summary(answer: &Answer) -> String {
         if let (Some(engine), Some(link)) = (engine_seconds(answer), answer.link) {
             write!(line, " = {:.4} s of engine time at {} MHz", engine, link.clock_hz as f64 / 1e6).unwrap();
         }
+        if let Some(engines) = answer.engines.filter(|e| e.working() > 1) {
+            write!(
+                line,
+                " on {} engines (jobs at level {}, load balance {:.1}%)",
+                engines.working(),
+                engines.split_level,
+                100.0 * engines.load_balance(cycles)
+            )
+            .unwrap();
+        }
     }
     if let Some(reason) = answer.impossible {
         write!(line, "; not searched: {reason}").unwrap();
@@ -134,6 +144,11 @@ pub fn json(answer: &Answer) -> Value {
         "cycles": answer.cycles,
         "cycles_per_node": answer.cycles.map(|c| c as f64 / answer.nodes.max(1) as f64),
         "engine_seconds": engine_seconds(answer),
+        "engines": answer.engines.map(|e| e.working()),
+        "split_level": answer.engines.map(|e| e.split_level),
+        "engine_cycles": answer.engines.map(|e| e.engine_cycles),
+        "engine_cycles_per_node": answer.engines.map(|e| e.engine_cycles as f64 / answer.nodes.max(1) as f64),
+        "load_balance": answer.engines.zip(answer.cycles).map(|(e, c)| e.load_balance(c)),
         "clock_hz": answer.link.map(|l| l.clock_hz),
         "link_bytes_sent": answer.link.map(|l| l.bytes_sent),
         "link_bytes_received": answer.link.map(|l| l.bytes_received),

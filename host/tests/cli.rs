@@ -125,9 +125,9 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
 
 #[test]
 fn the_default_device_is_the_simulated_board() {
-    let json = stdout_json(&knights("solve --size 8 --start a1 --format json"));
+    let json = stdout_json(&knights("solve --size 8 --start a1 --split-level 0 --format json"));
     assert_eq!((json["device"].as_str(), json["nodes"].as_u64()), (Some("sim"), Some(952)), "pruned");
-    let json = stdout_json(&knights("solve --size 8 --start a1 --no-prune --format json"));
+    let json = stdout_json(&knights("solve --size 8 --start a1 --no-prune --split-level 0 --format json"));
     assert_eq!(json["device"], "sim");
     assert_eq!(json["nodes"], 8_250_733);
     assert_eq!(json["tour_count"], 1);
@@ -136,11 +136,11 @@ fn the_default_device_is_the_simulated_board() {
     assert!(cycles >= 8_250_733, "{json}");
     let seconds = json["engine_seconds"].as_f64().unwrap();
     assert!((seconds - cycles as f64 / 12e6).abs() < 1e-9);
-    assert_eq!(json["link_bytes_sent"], 15);
+    assert_eq!(json["link_bytes_sent"], 16);
     // Counted from SOLVE on: ACK, TOUR, a PROGRESS every 2^22 cycles
     // (the simulated 12 MHz build's interval), DONE.
     let progress_frames = cycles >> 22;
-    assert_eq!(json["link_bytes_received"], 7 + (6 + 4 + 64) + 25 * progress_frames + 25);
+    assert_eq!(json["link_bytes_received"], 7 + (6 + 9 + 64) + 31 * progress_frames + 31);
 }
 
 #[test]
@@ -198,7 +198,8 @@ fn boards_are_listed_and_flash_prints_its_command() {
 fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     for (args, expected) in [
         ("build --board icebreaker --max-size 7x7", "--max-size 7x7"),
-        ("build --board icebreaker --engines 3", "one engine"),
+        ("build --board icebreaker --engines 0", "1 to 32 engines"),
+        ("build --board icebreaker --engines 33", "1 to 32 engines"),
         ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
         ("build --board icebreaker --baud 4000000", "four clocks per bit"),
         ("build --board icestick", "no board called \"icestick\""),

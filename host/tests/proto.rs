@@ -4,11 +4,16 @@
 use knights::proto::{Counters, ErrorCode, FrameDecoder, Identity, Response, SYNC};
 use proptest::prelude::*;
 
-const MAX_PAYLOAD: usize = 260;
+const MAX_PAYLOAD: usize = 265;
 
 fn counters() -> impl Strategy<Value = Counters> {
     let u48 = 0u64..1 << 48;
-    (u48.clone(), u48.clone(), u48).prop_map(|(tours, nodes, cycles)| Counters { tours, nodes, cycles })
+    (u48.clone(), u48.clone(), u48.clone(), u48).prop_map(|(tours, nodes, cycles, engine_cycles)| Counters {
+        tours,
+        nodes,
+        cycles,
+        engine_cycles,
+    })
 }
 
 fn response() -> impl Strategy<Value = Response> {
@@ -26,8 +31,8 @@ fn response() -> impl Strategy<Value = Response> {
             })
         }),
         any::<u8>().prop_map(|command| Response::Ack { command }),
-        (any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=256))
-            .prop_map(|(sequence, squares)| Response::Tour { sequence, squares }),
+        (any::<u32>(), any::<u8>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=256))
+            .prop_map(|(sequence, engine, job, squares)| Response::Tour { sequence, engine, job, squares }),
         (any::<bool>(), counters()).prop_map(|(searching, counters)| Response::Progress { searching, counters }),
         (any::<u8>(), counters()).prop_map(|(status, counters)| Response::Done { status, counters }),
         (any::<u8>(), any::<u8>())

@@ -1,5 +1,14 @@
-//! The top level: a UART link to the host, the command receiver, the engine
+//! The top level: a UART link to the host, the command receiver, the engines
 //! and the response sender, joined by a small controller.
+//!
+//! Several engines share a search by jobs: SOLVE names a split level, the
+//! nodes at that level are the jobs (numbered in search order), and every
+//! engine walks the levels above and searches the jobs whose numbers it takes
+//! from one counter here, one engine served per clock in turn. So work goes to
+//! whichever engine is free, without job data crossing the chip. Counts are
+//! summed from per-engine pulses; tours are streamed one whole tour at a time,
+//! tagged with the engine and job; the K-th tour sent stops every engine.
+//! Split level 0 runs engine 0 alone on the whole tree.
 //!
 //! The controller answers every good command at once (IDENTIFY with the
 //! build's parameters, STATUS with a progress frame, SOLVE and ABORT with an
@@ -12,7 +21,7 @@
 use rust_hdl::prelude::*;
 
 use crate::command::CommandReceiver;
-use crate::engine::Engine;
+use crate::engine::{Engine, STATUS_ABORTED, STATUS_EXHAUSTED, STATUS_FOUND};
 use crate::protocol::*;
 use crate::response::{ResponseSender, FRAME_BITS};
 use crate::uart::{UartReceiver, UartTransmitter};
@@ -74,11 +83,18 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     transmitter: UartTransmitter,
     commands: CommandReceiver,
     responses: ResponseSender,
-    engine: Engine<SQ, LB>,
+    engines: Vec<Engine<SQ, LB>>,
 
     max_width: Constant<Bits<8>>,
     max_height: Constant<Bits<8>>,
     row_stride: Constant<Bits<16>>,
+    engine_one_hot: Vec<Constant<Bits<32>>>,
+    engine_number: Vec<Constant<Bits<8>>>,
+    last_engine: Constant<Bits<32>>,
+    split_limit: Constant<Bits<8>>,
+    status_found: Constant<Bits<8>>,
+    status_exhausted: Constant<Bits<8>>,
+    status_aborted: Constant<Bits<8>>,
     progress_mask: Constant<Bits<48>>,
     unlimited: Constant<Bits<48>>,
     cmd_identify: Constant<Bits<8>>,
@@ -112,6 +128,18 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     error_pending: DFF<bool>,
     error_code: DFF<Bits<8>>,
     error_command: DFF<Bits<8>>,
+    // The search across engines.
+    count_run: DFF<bool>,
+    tour_limit: DFF<Bits<48>>,
+    serve: DFF<Bits<32>>,
+    next_ticket: DFF<Bits<32>>,
+    streaming: DFF<bool>,
+    stream_owner: DFF<Bits<32>>,
+    tours_sent: DFF<Bits<48>>,
+    tours_counted: DFF<Bits<48>>,
+    node_total: DFF<Bits<48>>,
+    cycle_total: DFF<Bits<48>>,
+    engine_cycle_total: DFF<Bits<48>>,
 
     width: Signal<Local, Bits<8>>,
     height: Signal<Local, Bits<8>>,
@@ -119,14 +147,37 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     rank: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
     limit: Signal<Local, Bits<32>>,
+    split: Signal<Local, Bits<8>>,
+    node_pulses: Vec<Signal<Local, Bits<8>>>,
+    tour_pulses: Vec<Signal<Local, Bits<8>>>,
+    busy_engines: Vec<Signal<Local, Bits<8>>>,
+    node_sum: Signal<Local, Bits<8>>,
+    tour_sum: Signal<Local, Bits<8>>,
+    busy_sum: Signal<Local, Bits<8>>,
+    any_busy: Signal<Local, bool>,
+    settled: Signal<Local, bool>,
+    offered: Signal<Local, bool>,
+    offered_engine: Signal<Local, Bits<8>>,
+    offered_job: Signal<Local, Bits<32>>,
+    stream_square: Signal<Local, Bits<LB>>,
+    stream_valid: Signal<Local, bool>,
+    stream_last: Signal<Local, bool>,
+    limit_reached: Signal<Local, bool>,
+    stopping: Signal<Local, bool>,
+    tours_shown: Signal<Local, Bits<48>>,
+    final_status: Signal<Local, Bits<8>>,
     error_slot_free: Signal<Local, bool>,
     rejection: Signal<Local, Bits<8>>,
     counters: Signal<Local, Bits<FRAME_BITS>>,
 }
 
+/// The most engines one accelerator drives.
+pub const MAX_ENGINES: usize = 32;
+
 impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
-    pub fn new(max_width: usize, max_height: usize, link: LinkSettings) -> Self {
+    pub fn new(max_width: usize, max_height: usize, engines: usize, link: LinkSettings) -> Self {
         assert!(SQ <= 256, "tour squares are sent as one byte each: at most 256 squares");
+        assert!((1..=MAX_ENGINES).contains(&engines), "1 to {} engines", MAX_ENGINES);
         assert!(link.clock_hz < 1 << 32 && link.baud < 1 << 32);
         // A frame's first bytes: sync, length (little-endian), type, payload.
         let header = |length: u64, kind: u64, payload: &[u8]| {
@@ -140,8 +191,10 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             }
             Constant::new(bits)
         };
-        let constant = |value: u64| Constant::new(value.into());
-        let mut identity = vec![VERSION as u8, max_width as u8, max_height as u8, 1];
+        fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
+            Constant::new(value.into())
+        }
+        let mut identity = vec![VERSION as u8, max_width as u8, max_height as u8, engines as u8];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
         identity.push((FEATURE_WARNSDORFF | FEATURE_PRUNE) as u8);
@@ -156,7 +209,15 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             transmitter: UartTransmitter::new(link.clocks_per_bit()),
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
-            engine: Engine::new(max_width, max_height),
+            engines: (0..engines).map(|_| Engine::new(max_width, max_height)).collect(),
+            engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
+            engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
+            last_engine: constant(1 << (engines - 1)),
+            // A job level must lie above the last level of the largest board.
+            split_limit: constant((SQ - 1).min(255) as u64),
+            status_found: constant(STATUS_FOUND),
+            status_exhausted: constant(STATUS_EXHAUSTED),
+            status_aborted: constant(STATUS_ABORTED),
             max_width: constant(max_width as u64),
             max_height: constant(max_height as u64),
             row_stride: Constant::new((max_width as u64).into()),
@@ -180,7 +241,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             ack_bytes: constant(4 + ACK_LENGTH),
             error_bytes: constant(4 + ERROR_LENGTH),
             counters_bytes: constant(4 + PROGRESS_LENGTH),
-            tour_bytes: constant(8),
+            tour_bytes: constant(4 + TOUR_HEADER_LENGTH),
             searching: Default::default(),
             abort_requested: Default::default(),
             ack_pending: Default::default(),
@@ -191,12 +252,42 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             error_pending: Default::default(),
             error_code: Default::default(),
             error_command: Default::default(),
+            count_run: Default::default(),
+            tour_limit: Default::default(),
+            serve: Default::default(),
+            next_ticket: Default::default(),
+            streaming: Default::default(),
+            stream_owner: Default::default(),
+            tours_sent: Default::default(),
+            tours_counted: Default::default(),
+            node_total: Default::default(),
+            cycle_total: Default::default(),
+            engine_cycle_total: Default::default(),
             width: Default::default(),
             height: Default::default(),
             file: Default::default(),
             rank: Default::default(),
             flags: Default::default(),
             limit: Default::default(),
+            split: Default::default(),
+            node_pulses: (0..engines).map(|_| Default::default()).collect(),
+            tour_pulses: (0..engines).map(|_| Default::default()).collect(),
+            busy_engines: (0..engines).map(|_| Default::default()).collect(),
+            node_sum: Default::default(),
+            tour_sum: Default::default(),
+            busy_sum: Default::default(),
+            any_busy: Default::default(),
+            settled: Default::default(),
+            offered: Default::default(),
+            offered_engine: Default::default(),
+            offered_job: Default::default(),
+            stream_square: Default::default(),
+            stream_valid: Default::default(),
+            stream_last: Default::default(),
+            limit_reached: Default::default(),
+            stopping: Default::default(),
+            tours_shown: Default::default(),
+            final_status: Default::default(),
             error_slot_free: Default::default(),
             rejection: Default::default(),
             counters: Default::default(),
@@ -219,9 +310,20 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             progress_due,
             error_pending,
             error_code,
-            error_command
+            error_command,
+            count_run,
+            tour_limit,
+            serve,
+            next_ticket,
+            streaming,
+            stream_owner,
+            tours_sent,
+            tours_counted,
+            node_total,
+            cycle_total,
+            engine_cycle_total
         );
-        clock!(self, clock, receiver, transmitter, commands, responses, engine);
+        clock!(self, clock, receiver, transmitter, commands, responses);
 
         // The byte path: line, UART, receiver; sender, UART, line.
         self.receiver.line.next = self.uart_rx.val();
@@ -231,42 +333,143 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.transmitter.send.next = self.responses.tx_send.val();
         self.responses.tx_ready.next = self.transmitter.ready.val();
         self.uart_tx.next = self.transmitter.line.val();
-        self.responses.square.next = bit_cast::<8, LB>(self.engine.tour_square.val());
-        self.responses.square_valid.next = self.engine.tour_valid.val();
-        self.responses.square_last.next = self.engine.tour_last.val();
-        self.engine.tour_ready.next = self.responses.square_ready.val();
         self.led_busy.next = self.searching.q.val();
-        self.led_found.next = self.engine.tours.val().any();
+        self.led_found.next = self.tours_sent.q.val().any() | self.tours_counted.q.val().any();
 
-        // SOLVE's payload goes to the engine's inputs; `start` decides.
+        // SOLVE's payload goes to the engines' inputs; `start` decides.
         self.width.next = self.commands.payload.val().get_bits::<8>(0);
         self.height.next = self.commands.payload.val().get_bits::<8>(8);
         self.file.next = self.commands.payload.val().get_bits::<8>(16);
         self.rank.next = self.commands.payload.val().get_bits::<8>(24);
         self.flags.next = self.commands.payload.val().get_bits::<8>(32);
         self.limit.next = self.commands.payload.val().get_bits::<32>(40);
-        self.engine.start.next = false;
-        self.engine.cancel.next = self.abort_requested.q.val() & self.searching.q.val();
-        self.engine.width.next = self.width.val();
-        self.engine.height.next = self.height.val();
-        self.engine.start_square.next = bit_cast::<LB, 32>(bit_cast::<16, 8>(self.rank.val()) * self.row_stride.val())
-            + bit_cast::<LB, 8>(self.file.val());
-        self.engine.closed.next = self.flags.val().get_bit(0);
-        self.engine.warnsdorff.next = self.flags.val().get_bit(1);
-        self.engine.count_all.next = self.flags.val().get_bit(2);
-        self.engine.prune.next = self.flags.val().get_bit(3);
-        self.engine.limit.next = bit_cast::<48, 32>(self.limit.val());
-        if !self.limit.val().any() {
-            self.engine.limit.next = self.unlimited.val();
+        self.split.next = self.commands.payload.val().get_bits::<8>(72);
+
+        // One engine is served per clock, in turn: it may take a ticket (the
+        // next job number) and start streaming a tour.
+        self.serve.d.next = self.serve.q.val() << 1;
+        if (self.serve.q.val() == self.last_engine.val()) | !self.serve.q.val().any() {
+            self.serve.d.next = 1.into();
         }
-        self.engine.prefix_length.next = 0.into();
-        self.engine.prefix_square.next = 0.into();
-        self.engine.prefix_valid.next = false;
+        self.limit_reached.next = !self.count_run.q.val() & (self.tours_sent.q.val() == self.tour_limit.q.val());
+        self.stopping.next = self.abort_requested.q.val() | self.limit_reached.val();
+        self.offered.next = false;
+        self.offered_engine.next = 0.into();
+        self.offered_job.next = 0.into();
+        self.stream_square.next = 0.into();
+        self.stream_valid.next = false;
+        self.stream_last.next = false;
+        for i in 0..self.engines.len() {
+            self.engines[i].clock.next = self.clock.val();
+            self.engines[i].start.next = false;
+            self.engines[i].width.next = self.width.val();
+            self.engines[i].height.next = self.height.val();
+            self.engines[i].start_square.next =
+                bit_cast::<LB, 32>(bit_cast::<16, 8>(self.rank.val()) * self.row_stride.val())
+                    + bit_cast::<LB, 8>(self.file.val());
+            self.engines[i].closed.next = self.flags.val().get_bit(0);
+            self.engines[i].warnsdorff.next = self.flags.val().get_bit(1);
+            self.engines[i].count_all.next = self.flags.val().get_bit(2);
+            self.engines[i].prune.next = self.flags.val().get_bit(3);
+            self.engines[i].limit.next = self.unlimited.val();
+            self.engines[i].split_level.next = bit_cast::<LB, 8>(self.split.val());
+            self.engines[i].counts_above.next = self.engine_one_hot[i].val().get_bit(0);
+            self.engines[i].prefix_length.next = 0.into();
+            self.engines[i].prefix_square.next = 0.into();
+            self.engines[i].prefix_valid.next = false;
+            self.engines[i].ticket.next = self.next_ticket.q.val();
+            self.engines[i].ticket_grant.next =
+                (self.serve.q.val() & self.engine_one_hot[i].val()).any() & self.engines[i].ticket_request.val();
+            if self.engines[i].ticket_grant.val() {
+                self.next_ticket.d.next = self.next_ticket.q.val() + 1;
+            }
+            // Stop every engine but the one streaming (a frame is never cut).
+            self.engines[i].cancel.next = self.searching.q.val()
+                & self.stopping.val()
+                & !(self.streaming.q.val() & (self.stream_owner.q.val() & self.engine_one_hot[i].val()).any());
+            if (self.serve.q.val() & self.engine_one_hot[i].val()).any() & self.engines[i].tour_valid.val() {
+                self.offered.next = true;
+                self.offered_engine.next = self.engine_number[i].val();
+                self.offered_job.next = self.engines[i].job.val();
+            }
+            self.engines[i].tour_ready.next = false;
+            if self.streaming.q.val() & (self.stream_owner.q.val() & self.engine_one_hot[i].val()).any() {
+                self.stream_square.next = self.engines[i].tour_square.val();
+                self.stream_valid.next = self.engines[i].tour_valid.val();
+                self.stream_last.next = self.engines[i].tour_last.val();
+                self.engines[i].tour_ready.next = self.responses.square_ready.val();
+            }
+        }
+        self.responses.square.next = bit_cast::<8, LB>(self.stream_square.val());
+        self.responses.square_valid.next = self.stream_valid.val();
+        self.responses.square_last.next = self.stream_last.val();
+        if self.stream_valid.val() & self.stream_last.val() & self.responses.square_ready.val() {
+            self.streaming.d.next = false;
+        }
+
+        // Totals, summed from the engines' pulses: a running count along
+        // the engines, the last of which is the sum.
+        self.node_pulses[0].next = 0.into();
+        self.tour_pulses[0].next = 0.into();
+        self.busy_engines[0].next = 0.into();
+        if self.engines[0].node_counted.val() {
+            self.node_pulses[0].next = 1.into();
+        }
+        if self.engines[0].tour_counted.val() {
+            self.tour_pulses[0].next = 1.into();
+        }
+        if self.engines[0].busy.val() {
+            self.busy_engines[0].next = 1.into();
+        }
+        self.node_sum.next = self.node_pulses[0].val();
+        self.tour_sum.next = self.tour_pulses[0].val();
+        self.busy_sum.next = self.busy_engines[0].val();
+        for i in 1..self.engines.len() {
+            self.node_pulses[i].next = self.node_pulses[i - 1].val();
+            self.tour_pulses[i].next = self.tour_pulses[i - 1].val();
+            self.busy_engines[i].next = self.busy_engines[i - 1].val();
+            if self.engines[i].node_counted.val() {
+                self.node_pulses[i].next = self.node_pulses[i - 1].val() + 1;
+            }
+            if self.engines[i].tour_counted.val() {
+                self.tour_pulses[i].next = self.tour_pulses[i - 1].val() + 1;
+            }
+            if self.engines[i].busy.val() {
+                self.busy_engines[i].next = self.busy_engines[i - 1].val() + 1;
+            }
+            self.node_sum.next = self.node_pulses[i].val();
+            self.tour_sum.next = self.tour_pulses[i].val();
+            self.busy_sum.next = self.busy_engines[i].val();
+        }
+        self.any_busy.next = self.busy_sum.val().any();
+        // Every engine has stopped and its last counts are in the totals.
+        self.settled.next =
+            !self.any_busy.val() & !self.streaming.q.val() & !self.node_sum.val().any() & !self.tour_sum.val().any();
+        if self.searching.q.val() {
+            self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 8>(self.node_sum.val());
+            self.tours_counted.d.next = self.tours_counted.q.val() + bit_cast::<48, 8>(self.tour_sum.val());
+            self.engine_cycle_total.d.next = self.engine_cycle_total.q.val() + bit_cast::<48, 8>(self.busy_sum.val());
+            if self.any_busy.val() {
+                self.cycle_total.d.next = self.cycle_total.q.val() + 1;
+            }
+        }
+        self.tours_shown.next = self.tours_sent.q.val();
+        if self.count_run.q.val() {
+            self.tours_shown.next = self.tours_counted.q.val();
+        }
+        self.final_status.next = self.status_exhausted.val();
+        if self.abort_requested.q.val() {
+            self.final_status.next = self.status_aborted.val();
+        }
+        if self.limit_reached.val() {
+            self.final_status.next = self.status_found.val();
+        }
 
         // Send the most urgent pending answer whenever the sender is free.
-        self.counters.next = (bit_cast::<FRAME_BITS, 48>(self.engine.tours.val()) << 40)
-            | (bit_cast::<FRAME_BITS, 48>(self.engine.nodes.val()) << 88)
-            | (bit_cast::<FRAME_BITS, 48>(self.engine.cycles.val()) << 136);
+        self.counters.next = (bit_cast::<FRAME_BITS, 48>(self.tours_shown.val()) << 40)
+            | (bit_cast::<FRAME_BITS, 48>(self.node_total.q.val()) << 88)
+            | (bit_cast::<FRAME_BITS, 48>(self.cycle_total.q.val()) << 136)
+            | (bit_cast::<FRAME_BITS, 48>(self.engine_cycle_total.q.val()) << 184);
         self.responses.load.next = false;
         self.responses.header.next = self.counters.val();
         self.responses.header_bytes.next = self.counters_bytes.val();
@@ -294,19 +497,24 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                 self.responses.header.next =
                     (self.progress_frame.val() | self.counters.val()).replace_bit(32, self.searching.q.val());
                 self.status_pending.d.next = false;
-            } else if self.searching.q.val() & self.engine.tour_valid.val() {
+            } else if self.searching.q.val() & !self.streaming.q.val() & !self.stopping.val() & self.offered.val() {
                 self.responses.header.next = self.tour_frame.val()
-                    | (bit_cast::<FRAME_BITS, 16>(self.engine.board_squares.val() + 4) << 8)
-                    | (bit_cast::<FRAME_BITS, 32>(self.engine.tours.val().get_bits::<32>(0)) << 32);
+                    | (bit_cast::<FRAME_BITS, 16>(self.engines[0].board_squares.val() + 9) << 8)
+                    | (bit_cast::<FRAME_BITS, 32>(self.tours_sent.q.val().get_bits::<32>(0) + 1) << 32)
+                    | (bit_cast::<FRAME_BITS, 8>(self.offered_engine.val()) << 64)
+                    | (bit_cast::<FRAME_BITS, 32>(self.offered_job.val()) << 72);
                 self.responses.header_bytes.next = self.tour_bytes.val();
                 self.responses.with_squares.next = true;
+                self.streaming.d.next = true;
+                self.stream_owner.d.next = self.serve.q.val();
+                self.tours_sent.d.next = self.tours_sent.q.val() + 1;
             } else if self.progress_due.q.val() {
                 self.responses.header.next = (self.progress_frame.val() | self.counters.val()).replace_bit(32, true);
                 self.progress_due.d.next = false;
-            } else if self.searching.q.val() & self.engine.done.val() {
+            } else if self.searching.q.val() & self.settled.val() {
                 self.responses.header.next = self.done_frame.val()
                     | self.counters.val()
-                    | (bit_cast::<FRAME_BITS, 2>(self.engine.status.val()) << 32);
+                    | (bit_cast::<FRAME_BITS, 8>(self.final_status.val()) << 32);
                 self.searching.d.next = false;
                 self.abort_requested.d.next = false;
                 self.progress_due.d.next = false;
@@ -316,9 +524,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         }
 
         if self.searching.q.val()
-            & self.engine.busy.val()
-            & !(self.engine.cycles.val() & self.progress_mask.val()).any()
-            & self.engine.cycles.val().any()
+            & self.any_busy.val()
+            & !(self.cycle_total.q.val() & self.progress_mask.val()).any()
+            & self.cycle_total.q.val().any()
         {
             self.progress_due.d.next = true;
         }
@@ -331,7 +539,11 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         if (self.width.val() > self.max_width.val()) | (self.height.val() > self.max_height.val()) {
             self.rejection.next = self.err_board_too_large.val();
         }
-        if (self.width.val() == 0) | (self.height.val() == 0) | (self.flags.val() > 15) {
+        if (self.width.val() == 0)
+            | (self.height.val() == 0)
+            | (self.flags.val() > 15)
+            | (self.split.val() >= self.split_limit.val())
+        {
             self.rejection.next = self.err_bad_argument.val();
         }
         if self.searching.q.val() {
@@ -355,9 +567,24 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             }
             if self.commands.command.val() == self.cmd_solve.val() {
                 if !self.rejection.val().any() {
-                    self.engine.start.next = true;
+                    // Split level 0: engine 0 alone searches the whole tree.
+                    for i in 0..self.engines.len() {
+                        self.engines[i].start.next = self.split.val().any() | self.engine_one_hot[i].val().get_bit(0);
+                    }
                     self.searching.d.next = true;
                     self.abort_requested.d.next = false;
+                    self.count_run.d.next = self.flags.val().get_bit(2);
+                    self.tour_limit.d.next = bit_cast::<48, 32>(self.limit.val());
+                    if !self.limit.val().any() {
+                        self.tour_limit.d.next = self.unlimited.val();
+                    }
+                    self.next_ticket.d.next = 0.into();
+                    self.streaming.d.next = false;
+                    self.tours_sent.d.next = 0.into();
+                    self.tours_counted.d.next = 0.into();
+                    self.node_total.d.next = 0.into();
+                    self.cycle_total.d.next = 0.into();
+                    self.engine_cycle_total.d.next = 0.into();
                     self.ack_pending.d.next = true;
                     self.ack_command.d.next = self.cmd_solve.val();
                 } else if self.error_slot_free.val() {

@@ -76,6 +76,25 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub prefix_square: Signal<In, Bits<LB>>,
     pub prefix_valid: Signal<In, bool>,
     pub prefix_ready: Signal<Out, bool>,
+    /// Work splitting among engines; 0 turns it off (this engine searches
+    /// the whole tree). The nodes at this level are *jobs*, numbered in search
+    /// order. Every engine walks the levels above it, and enters the subtree
+    /// of a job only when it holds that job's ticket. (Not combined with a
+    /// prefix.)
+    pub split_level: Signal<In, Bits<LB>>,
+    /// This engine counts the nodes above the split level (one engine must).
+    pub counts_above: Signal<In, bool>,
+    /// Wants the next job's number; takes `ticket` while `ticket_grant`.
+    pub ticket_request: Signal<Out, bool>,
+    pub ticket_grant: Signal<In, bool>,
+    pub ticket: Signal<In, Bits<32>>,
+    /// The job being searched: the tag of the tours it streams.
+    pub job: Signal<Out, Bits<32>>,
+    /// High for a clock after a node is counted, and after a tour is counted
+    /// in count mode: several engines' totals are summed from these.
+    /// (Registered, so that no output depends on an input in the same clock.)
+    pub node_counted: Signal<Out, bool>,
+    pub tour_counted: Signal<Out, bool>,
     /// Square of the tour being streamed, from the start square on.
     pub tour_square: Signal<Out, Bits<LB>>,
     pub tour_valid: Signal<Out, bool>,
@@ -119,6 +138,17 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     count_mode: DFF<bool>,
     tour_limit: DFF<Bits<48>>,
     prefix_left: DFF<Bits<LB>>,
+    // Work splitting: the job level, and which job this engine may enter.
+    split_depth: DFF<Bits<LB>>,
+    splitting: DFF<bool>,
+    top_counter: DFF<bool>,
+    jobs_seen: DFF<Bits<32>>,
+    held_ticket: DFF<Bits<32>>,
+    ticket_held: DFF<bool>,
+    owns_job: DFF<bool>,
+    current_job: DFF<Bits<32>>,
+    node_pulse: DFF<bool>,
+    tour_pulse: DFF<bool>,
     // Setup: the runtime board as a square mask, one rank per clock.
     board: DFF<Bits<SQ>>,
     setup_rank: DFF<Bits<8>>,
@@ -211,6 +241,10 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     entering: Signal<Local, bool>,
     entered: Signal<Local, Bits<SQ>>,
     entered_level: Signal<Local, Bits<LB>>,
+    skip_job: Signal<Local, bool>,
+    ticket_wait: Signal<Local, bool>,
+    entering_job: Signal<Local, bool>,
+    counted: Signal<Local, bool>,
 }
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
@@ -244,6 +278,14 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             prefix_square: Default::default(),
             prefix_valid: Default::default(),
             prefix_ready: Default::default(),
+            split_level: Default::default(),
+            counts_above: Default::default(),
+            ticket_request: Default::default(),
+            ticket_grant: Default::default(),
+            ticket: Default::default(),
+            job: Default::default(),
+            node_counted: Default::default(),
+            tour_counted: Default::default(),
             tour_square: Default::default(),
             tour_valid: Default::default(),
             tour_last: Default::default(),
@@ -278,6 +320,16 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             count_mode: Default::default(),
             tour_limit: Default::default(),
             prefix_left: Default::default(),
+            split_depth: Default::default(),
+            splitting: Default::default(),
+            top_counter: Default::default(),
+            jobs_seen: Default::default(),
+            held_ticket: Default::default(),
+            ticket_held: Default::default(),
+            owns_job: Default::default(),
+            current_job: Default::default(),
+            node_pulse: Default::default(),
+            tour_pulse: Default::default(),
             board: Default::default(),
             setup_rank: Default::default(),
             setup_shift: Default::default(),
@@ -366,6 +418,10 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             entering: Default::default(),
             entered: Default::default(),
             entered_level: Default::default(),
+            skip_job: Default::default(),
+            ticket_wait: Default::default(),
+            entering_job: Default::default(),
+            counted: Default::default(),
         }
     }
 }
@@ -386,6 +442,16 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             count_mode,
             tour_limit,
             prefix_left,
+            split_depth,
+            splitting,
+            top_counter,
+            jobs_seen,
+            held_ticket,
+            ticket_held,
+            owns_job,
+            current_job,
+            node_pulse,
+            tour_pulse,
             board,
             setup_rank,
             setup_shift,
@@ -574,7 +640,27 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.dead.next = self.no_way.val().any() | self.one_way_many.val();
             }
         }
-        self.expand.next = self.moves.val().any() & !self.dead.val();
+        // A job another engine holds is skipped like a dead end.
+        self.skip_job.next =
+            self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
+        self.expand.next = self.moves.val().any() & !self.dead.val() & !self.skip_job.val();
+        // Entering a job level needs a ticket in hand. The test looks at both
+        // possible steps (descend and backtrack) so that it does not wait on
+        // `expand`, the longest path; waiting a clock too often costs little.
+        self.ticket_wait.next = self.splitting.q.val()
+            & !self.ticket_held.q.val()
+            & (((self.depth.q.val() + 1) == self.split_depth.q.val())
+                | (self.resume_valid.q.val() & ((self.resume_level.q.val() + 1) == self.split_depth.q.val())));
+        // Ask for the next job once the search heads back above the job level.
+        self.ticket_request.next = (self.state.q.val() == EngineState::Run)
+            & self.splitting.q.val()
+            & !self.ticket_held.q.val()
+            & ((self.depth.q.val() < self.split_depth.q.val())
+                | (self.resume_valid.q.val() & (self.resume_level.q.val() < self.split_depth.q.val())));
+        if self.ticket_grant.val() {
+            self.held_ticket.d.next = self.ticket.val();
+            self.ticket_held.d.next = true;
+        }
 
         // The next move of the resume level (from RAM right after a refill).
         self.back_moves.next = self.resume_moves.q.val();
@@ -703,6 +789,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.nodes.next = self.node_count.q.val();
         self.cycles.next = self.cycle_count.q.val();
         self.board_squares.next = self.area.q.val();
+        self.job.next = self.current_job.q.val();
+        self.node_counted.next = self.node_pulse.q.val();
+        self.tour_counted.next = self.tour_pulse.q.val();
+        self.node_pulse.d.next = false;
+        self.tour_pulse.d.next = false;
 
         match self.state.q.val() {
             EngineState::Idle => {}
@@ -727,6 +818,24 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.state.d.next = EngineState::Run;
                         if self.prefix_left.q.val().any() {
                             self.state.d.next = EngineState::Load;
+                        }
+                        // Split only above the last level (a job must not be
+                        // a whole tour); a board too small for the requested
+                        // level is searched whole by the engine counting the
+                        // top, and the others stop.
+                        self.splitting.d.next = false;
+                        self.node_pulse.d.next = true;
+                        if self.split_depth.q.val().any() & !self.top_counter.q.val() {
+                            self.node_count.d.next = 0.into();
+                            self.node_pulse.d.next = false;
+                        }
+                        if self.split_depth.q.val().any() {
+                            if self.split_depth.q.val() < bit_cast::<LB, 16>(self.area.q.val() - 1) {
+                                self.splitting.d.next = true;
+                            } else if !self.top_counter.q.val() {
+                                self.result.d.next = self.status_exhausted.val();
+                                self.state.d.next = EngineState::Done;
+                            }
                         }
                     } else {
                         self.result.d.next = self.status_exhausted.val();
@@ -776,6 +885,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 if self.cancel.val() {
                     self.result.d.next = self.status_aborted.val();
                     self.state.d.next = EngineState::Done;
+                } else if self.ticket_wait.val() {
+                    // Hold still until the arbiter hands out a ticket.
                 } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
                     self.tour_count.d.next = self.tour_count.q.val() + 1;
                     self.reported.d.next = true;
@@ -785,6 +896,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 } else {
                     if self.at_tour.val() & self.count_mode.q.val() {
                         self.tour_count.d.next = self.tour_count.q.val() + 1;
+                        self.tour_pulse.d.next = true;
                     }
                     self.reported.d.next = false;
                     if self.expand.val() {
@@ -851,25 +963,27 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 if self.emit_level.q.val() == self.depth.q.val() {
                     self.tour_square.next = self.current_index.q.val();
                 }
-                // No cancel here: a tour being streamed is never cut short;
-                // a held cancel takes effect back in Run.
-                if self.emit_wait.q.val() {
+                // A tour being streamed is never cut short: cancel takes
+                // effect here only before its first square is taken, else
+                // back in Run.
+                self.tour_valid.next = !self.emit_wait.q.val();
+                self.tour_last.next = self.emit_level.q.val() == self.depth.q.val();
+                if self.cancel.val() & !self.emit_level.q.val().any() & !self.tour_ready.val() {
+                    self.result.d.next = self.status_aborted.val();
+                    self.state.d.next = EngineState::Done;
+                } else if self.emit_wait.q.val() {
                     self.emit_wait.d.next = false;
-                } else {
-                    self.tour_valid.next = true;
-                    self.tour_last.next = self.emit_level.q.val() == self.depth.q.val();
-                    if self.tour_ready.val() {
-                        if self.emit_level.q.val() == self.depth.q.val() {
-                            if self.tour_count.q.val() == self.tour_limit.q.val() {
-                                self.result.d.next = self.status_found.val();
-                                self.state.d.next = EngineState::Done;
-                            } else {
-                                self.state.d.next = EngineState::Run;
-                            }
+                } else if self.tour_ready.val() {
+                    if self.emit_level.q.val() == self.depth.q.val() {
+                        if self.tour_count.q.val() == self.tour_limit.q.val() {
+                            self.result.d.next = self.status_found.val();
+                            self.state.d.next = EngineState::Done;
                         } else {
-                            self.emit_level.d.next = self.emit_level.q.val() + 1;
-                            self.emit_wait.d.next = true;
+                            self.state.d.next = EngineState::Run;
                         }
+                    } else {
+                        self.emit_level.d.next = self.emit_level.q.val() + 1;
+                        self.emit_wait.d.next = true;
                     }
                 }
             }
@@ -891,6 +1005,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.count_mode.d.next = self.count_all.val();
             self.tour_limit.d.next = self.limit.val();
             self.prefix_left.d.next = self.prefix_length.val();
+            self.split_depth.d.next = self.split_level.val();
+            self.top_counter.d.next = self.counts_above.val();
+            self.splitting.d.next = false;
+            self.jobs_seen.d.next = 0.into();
+            self.ticket_held.d.next = false;
+            self.owns_job.d.next = false;
+            self.current_job.d.next = 0.into();
             self.board.d.next = 0.into();
             self.setup_rank.d.next = 0.into();
             self.setup_shift.d.next = 0.into();
@@ -902,9 +1023,27 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.state.d.next = EngineState::Setup;
         }
 
-        // Stamp the square entered this clock with its level; count it.
+        // Stamp the square entered this clock with its level; count it
+        // (when splitting, in one engine only: above the job level, the one
+        // counting the top; at it, the ticket holder; below, the only one).
+        self.entering_job.next = self.splitting.q.val() & (self.entered_level.val() == self.split_depth.q.val());
+        self.counted.next = !self.splitting.q.val()
+            | (self.entered_level.val() > self.split_depth.q.val())
+            | (self.entering_job.val() & (self.jobs_seen.q.val() == self.held_ticket.q.val()))
+            | ((self.entered_level.val() < self.split_depth.q.val()) & self.top_counter.q.val());
+        if self.entering.val() & self.entering_job.val() {
+            self.jobs_seen.d.next = self.jobs_seen.q.val() + 1;
+            self.owns_job.d.next = self.jobs_seen.q.val() == self.held_ticket.q.val();
+            if self.jobs_seen.q.val() == self.held_ticket.q.val() {
+                self.ticket_held.d.next = false;
+                self.current_job.d.next = self.held_ticket.q.val();
+            }
+        }
         if self.entering.val() {
-            self.node_count.d.next = self.node_count.q.val() + 1;
+            if self.counted.val() {
+                self.node_count.d.next = self.node_count.q.val() + 1;
+                self.node_pulse.d.next = true;
+            }
             for k in 0..LB {
                 if self.entered_level.val().get_bit(k) {
                     self.stamps[k].d.next = self.stamps[k].q.val() | self.entered.val();

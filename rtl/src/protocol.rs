@@ -5,7 +5,7 @@
 /// First byte of every frame.
 pub const SYNC: u64 = 0xA5;
 /// Protocol version reported by IDENTIFY.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// Command types (host to device).
 pub const CMD_IDENTIFY: u64 = 0x01;
@@ -13,7 +13,7 @@ pub const CMD_SOLVE: u64 = 0x02;
 pub const CMD_ABORT: u64 = 0x03;
 pub const CMD_STATUS: u64 = 0x04;
 /// Payload length of SOLVE; the other commands have none.
-pub const SOLVE_LENGTH: u64 = 9;
+pub const SOLVE_LENGTH: u64 = 10;
 
 /// Response types (device to host).
 pub const RSP_IDENTITY: u64 = 0x81;
@@ -25,8 +25,10 @@ pub const RSP_ERROR: u64 = 0x86;
 /// Payload lengths of the fixed-size responses.
 pub const IDENTITY_LENGTH: u64 = 13;
 pub const ACK_LENGTH: u64 = 1;
-pub const PROGRESS_LENGTH: u64 = 19;
-pub const DONE_LENGTH: u64 = 19;
+pub const PROGRESS_LENGTH: u64 = 25;
+pub const DONE_LENGTH: u64 = 25;
+/// TOUR's payload before the squares: sequence number, engine, job.
+pub const TOUR_HEADER_LENGTH: u64 = 9;
 pub const ERROR_LENGTH: u64 = 2;
 
 /// SOLVE flag bits.

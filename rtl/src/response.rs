@@ -10,7 +10,7 @@ use rust_hdl::prelude::*;
 use crate::crc::{Crc16Step, CRC_INIT};
 
 /// Header bits a frame can be loaded with: the longest fixed-size response.
-pub const FRAME_BITS: usize = 192;
+pub const FRAME_BITS: usize = 232;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum SendState {

@@ -36,12 +36,12 @@ pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
     for_area!(max_width * max_height, engine)
 }
 
-/// The accelerator's Verilog (top module `top`: UART pins, LEDs, the engine)
-/// for boards up to `max_width` × `max_height`.
-pub fn accelerator_verilog(max_width: usize, max_height: usize, link: LinkSettings) -> Option<String> {
+/// The accelerator's Verilog (top module `top`: UART pins, LEDs, `engines`
+/// engines) for boards up to `max_width` × `max_height`.
+pub fn accelerator_verilog(max_width: usize, max_height: usize, engines: usize, link: LinkSettings) -> Option<String> {
     macro_rules! accelerator {
         ($squares:literal, $bits:literal) => {
-            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, link))
+            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, engines, link))
         };
     }
     for_area!(max_width * max_height, accelerator)

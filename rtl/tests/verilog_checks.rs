@@ -15,15 +15,22 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
     path
 }
 
-/// The accelerator leaves the engine's prefix-loading port unused (one
-/// engine searches from the start square), and the pruning's at-least-two
-/// tree reads only bit 0 of its last level; the waivers name those signals.
+/// The accelerator leaves the engine's prefix-loading port unused (engines
+/// share work by job tickets) and its per-engine counters, status and board size (it sums
+/// the engines' pulses), and the pruning's at-least-two tree reads only bit 0
+/// of its last level; the waivers name those signals.
 fn lint_waivers() -> PathBuf {
     let path = std::env::temp_dir().join(format!("knights-waivers-{}.vlt", std::process::id()));
     std::fs::write(
         &path,
         "`verilator_config\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engine$prefix_ready*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$prefix_ready*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$done*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$status*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$tours*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$nodes*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$cycles*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$board_squares*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*one_way_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*one_way_two*\"\n",
     )
@@ -64,12 +71,12 @@ fn tool(program: &str, args: &[&str]) -> String {
 #[test]
 fn verilog_lints_clean_and_passes_yosys_check() {
     let waivers = lint_waivers();
-    for (width, height) in [(8, 8), (5, 4), (16, 16)] {
+    for (width, height, engines) in [(8, 8, 1), (5, 4, 3), (16, 16, 1)] {
         let engine = engine_verilog(width, height).expect("supported size");
         check(&write_verilog(&format!("engine-{width}x{height}"), engine), &waivers);
         let link = LinkSettings::new(12_000_000, 115_200);
-        let accelerator = accelerator_verilog(width, height, link).expect("supported size");
-        check(&write_verilog(&format!("accelerator-{width}x{height}"), accelerator), &waivers);
+        let accelerator = accelerator_verilog(width, height, engines, link).expect("supported size");
+        check(&write_verilog(&format!("accelerator-{width}x{height}x{engines}"), accelerator), &waivers);
     }
     std::fs::remove_file(&waivers).unwrap();
 }

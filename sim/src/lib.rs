@@ -15,6 +15,8 @@ use std::ffi::c_void;
 pub struct Build {
     pub max_width: u16,
     pub max_height: u16,
+    /// Search engines sharing a search.
+    pub engines: usize,
     /// The clock the build models (for engine time from cycles).
     pub clock_hz: u64,
     /// Clocks per UART bit.

@@ -58,6 +58,7 @@ fn payload_lengths_agree() {
         prune: true,
         count: true,
         limit: 0,
+        split: 0,
     });
     assert_eq!(solve.encode().len() as u64, rtl::SOLVE_LENGTH + proto::OVERHEAD as u64);
     let progress = Response::Progress { searching: true, counters: Default::default() };
@@ -67,4 +68,6 @@ fn payload_lengths_agree() {
     let error = Response::Error { code: ErrorCode::Busy, command: 2 };
     assert_eq!(error.encode().len() as u64, rtl::ERROR_LENGTH + proto::OVERHEAD as u64);
     assert_eq!(Response::Ack { command: 1 }.encode().len() as u64, rtl::ACK_LENGTH + proto::OVERHEAD as u64);
+    let tour = Response::Tour { sequence: 1, engine: 0, job: 0, squares: Vec::new() };
+    assert_eq!(tour.encode().len() as u64, rtl::TOUR_HEADER_LENGTH + proto::OVERHEAD as u64);
 }

@@ -1,16 +1,22 @@
 //! The accelerator's Verilog under Verilator, reached over its UART through
 //! the host's link code, against the CPU reference search: tours, tour
-//! counts and node counts must be exactly equal.
+//! counts and node counts must be exactly equal. Counts run on all the
+//! build's engines; first-K searches run on engine 0 alone (split level 0),
+//! where the tours must come in the reference's order, and on all engines,
+//! where any K valid tours may come first.
 
 mod common;
 use common::{reference, spec};
 
 use std::time::Duration;
 
+use std::collections::HashSet;
+
 use knights::device::{Device, Report, Sink};
 use knights::link::LinkedDevice;
 use knights::search::Flow;
 use knights::transport::SimTransport;
+use knights::validate::check_tour;
 use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Square, Status};
 
 fn board() -> LinkedDevice<SimTransport> {
@@ -31,11 +37,14 @@ impl Sink for Tours {
     }
 }
 
-/// Runs both and checks they agree exactly; returns the device's report.
+/// Runs both and checks they agree exactly (a count on every engine, a
+/// first-K search on engine 0); returns the device's report.
 fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal) -> Report {
     let (expected, expected_tours) = reference(spec, goal);
     let mut tours = Tours::default();
+    device.set_split(if goal == Goal::CountAll { None } else { Some(0) });
     let report = device.search(&spec, goal, &mut tours).unwrap();
+    device.set_split(None);
     let what = format!("{} from {} closed={} {:?} {goal:?}", spec.board, spec.start, spec.closed, spec.order);
     assert_eq!(report.outcome, expected, "{what}");
     if let Goal::First(_) = goal {
@@ -44,11 +53,28 @@ fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal
     report
 }
 
+/// A first-K search on every engine: K valid, distinct tours (or all there
+/// are), the status the reference ends with, the first find stopping all.
+fn first_k_on_all_engines(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, k: u64) -> Report {
+    let (expected, _) = reference(spec, Goal::First(k));
+    let mut tours = Tours::default();
+    let report = device.search(&spec, Goal::First(k), &mut tours).unwrap();
+    let what = format!("{} from {} closed={} {:?} first {k}", spec.board, spec.start, spec.closed, spec.order);
+    assert_eq!((report.outcome.tours, report.outcome.status), (expected.tours, expected.status), "{what}");
+    assert_eq!(tours.0.len() as u64, expected.tours, "{what}");
+    for tour in &tours.0 {
+        check_tour(spec.board, spec.start, spec.closed, tour).unwrap();
+    }
+    assert_eq!(tours.0.iter().collect::<HashSet<_>>().len(), tours.0.len(), "{what}: a tour came twice");
+    report
+}
+
 #[test]
 fn the_simulated_build_reports_itself() {
     let device = board();
     let identity = device.identity();
-    assert_eq!((identity.max_width, identity.max_height, identity.engines), (8, 8, 1));
+    assert_eq!((identity.max_width, identity.max_height), (8, 8));
+    assert_eq!(usize::from(identity.engines), knights_sim::BUILD.engines);
     assert_eq!(u64::from(identity.clock_hz), knights_sim::BUILD.clock_hz);
     assert_eq!(identity.baud, identity.clock_hz / knights_sim::BUILD.clocks_per_bit);
     assert!(identity.warnsdorff);
@@ -101,6 +127,21 @@ fn first_k_streams_the_reference_tours_in_order() {
 }
 
 #[test]
+fn first_k_on_all_engines_sends_k_valid_tours_and_stops() {
+    let mut device = board();
+    for (board, start, closed, k) in
+        [("5", "a1", false, 1), ("5", "c3", false, 20), ("6x4", "b1", false, 1000), ("5x6", "c3", true, 5)]
+    {
+        first_k_on_all_engines(&mut device, spec(board, start, closed), k);
+    }
+    let pruned = SearchSpec { prune: true, ..spec("8", "a1", false) };
+    let report = first_k_on_all_engines(&mut device, pruned, 3);
+    assert!(report.engines.unwrap().split_level > 0);
+    // The device is idle and exact afterwards: no engine was left running.
+    compare(&mut device, spec("5", "b2", false), Goal::CountAll);
+}
+
+#[test]
 fn the_largest_board_finds_its_first_tour() {
     let mut device = board();
     let report = compare(&mut device, spec("8", "a1", false), Goal::First(1));
@@ -110,14 +151,33 @@ fn the_largest_board_finds_its_first_tour() {
 #[test]
 fn one_node_per_clock() {
     let mut device = board();
-    let report = compare(&mut device, spec("5", "a1", false), Goal::CountAll);
+    device.set_split(Some(0));
+    let mut sink = Tours::default();
+    let report = device.search(&spec("5", "a1", false), Goal::CountAll, &mut sink).unwrap();
+    assert_eq!(report.outcome.nodes, 1_735_079);
     // Setup takes a clock per rank of the build (8), the start node is
     // entered on its last clock, and one clock finds nothing left.
     assert_eq!(report.cycles, Some(8 + report.outcome.nodes + 1));
     let link = report.link.unwrap();
     assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
-    assert_eq!(link.bytes_sent, 15, "one SOLVE frame");
+    assert_eq!(link.bytes_sent, 16, "one SOLVE frame");
     assert_eq!(link.bytes_skipped, 0);
+}
+
+#[test]
+fn engines_share_a_count_one_node_per_clock_each() {
+    let mut device = board();
+    let report = compare(&mut device, spec("5", "a1", false), Goal::CountAll);
+    let engines = report.engines.unwrap();
+    assert_eq!(usize::from(engines.engines), knights_sim::BUILD.engines);
+    assert!(engines.split_level > 0);
+    let cycles = report.cycles.unwrap();
+    // Every engine walks the levels above the jobs and waits for tickets,
+    // but nearly every clock of every engine enters a node.
+    let per_engine = engines.engine_cycles as f64 / report.outcome.nodes as f64;
+    assert!((1.0..1.01).contains(&per_engine), "{per_engine} cycles per node per engine");
+    assert!(engines.load_balance(cycles) > 0.95, "{engines:?} in {cycles} cycles");
+    assert!(cycles * (engines.engines as u64 - 1) < report.outcome.nodes, "faster than one engine: {cycles} cycles");
 }
 
 #[test]

@@ -1,21 +1,23 @@
 //! Writes Verilog to stdout:
-//! `knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--clock HZ] [--baud B]`.
-//! The accelerator (UART link and engine) by default, the bare engine with
+//! `knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B]`.
+//! The accelerator (UART link and N engines, 1 by default) by default, the bare engine with
 //! `--engine`; the clock defaults to 12 MHz, the baud rate to 115200.
 
 use knights_rtl::accelerator::LinkSettings;
 use knights_rtl::verilog::{accelerator_verilog, engine_verilog, SUPPORTED_AREAS};
 
-const USAGE: &str = "usage: knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--clock HZ] [--baud B]";
+const USAGE: &str = "usage: knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B]";
 
 fn main() {
     let mut sizes = Vec::new();
     let mut engine_only = false;
+    let mut engines = 1usize;
     let (mut clock_hz, mut baud) = (12_000_000u64, 115_200u64);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--engine" => engine_only = true,
+            "--engines" => engines = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
             "--clock" => clock_hz = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
             "--baud" => baud = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
             _ => sizes.push(arg.parse::<usize>().unwrap_or_else(|_| usage())),
@@ -26,10 +28,14 @@ fn main() {
         eprintln!("error: the clock must be at least 4 times the baud rate");
         std::process::exit(2);
     }
+    if !(1..=32).contains(&engines) {
+        eprintln!("error: --engines must be 1 to 32");
+        std::process::exit(2);
+    }
     let verilog = if engine_only {
         engine_verilog(width, height)
     } else {
-        accelerator_verilog(width, height, LinkSettings::new(clock_hz, baud))
+        accelerator_verilog(width, height, engines, LinkSettings::new(clock_hz, baud))
     };
     match verilog {
         Some(verilog) => print!("{verilog}"),
