@@ -203,9 +203,13 @@ impl Searcher {
         if let Goal::First(0) = goal {
             bail!("a first-K search needs K of at least 1");
         }
-        Ok(match self.spec.order {
-            MoveOrder::Fixed => self.dfs::<FixedPending>(prefix, goal, observer),
-            MoveOrder::Warnsdorff => self.dfs::<WarnsdorffPending>(prefix, goal, observer),
+        // One instance per combination, so the unpruned search pays nothing
+        // for pruning's bookkeeping.
+        Ok(match (self.spec.order, self.spec.prune) {
+            (MoveOrder::Fixed, false) => self.dfs::<FixedPending, PlainSet>(prefix, goal, observer),
+            (MoveOrder::Fixed, true) => self.dfs::<FixedPending, TalliedSet>(prefix, goal, observer),
+            (MoveOrder::Warnsdorff, false) => self.dfs::<WarnsdorffPending, PlainSet>(prefix, goal, observer),
+            (MoveOrder::Warnsdorff, true) => self.dfs::<WarnsdorffPending, TalliedSet>(prefix, goal, observer),
         })
     }
 
@@ -229,22 +233,24 @@ impl Searcher {
         Ok(())
     }
 
-    fn dfs<P: Pending>(&self, prefix: &[Square], goal: Goal, observer: &mut dyn Observer) -> Outcome {
+    fn dfs<P: Pending, V: VisitedSet>(&self, prefix: &[Square], goal: Goal, observer: &mut dyn Observer) -> Outcome {
         let total = self.spec.board.area();
         let limit = match goal {
             Goal::First(k) => k,
             Goal::CountAll => u64::MAX,
         };
-        let mut cells = self.blank.clone();
+        let mut visited = V::new(self);
         let mut frames: Vec<Frame<P>> = Vec::with_capacity(total);
-        for &square in prefix {
+        let base = prefix.len() - 1;
+        for &square in &prefix[..base] {
             let cell = self.cell(square);
-            mark(&mut cells, cell, 1);
+            visited.visit(cell);
             frames.push(Frame { cell, pending: P::empty() });
         }
-        let base = prefix.len() - 1;
+        let cell = self.cell(prefix[base]);
+        let pending = self.enter::<P, V>(&mut visited, cell).unwrap_or_else(P::empty);
+        frames.push(Frame { cell, pending });
         let mut depth = base;
-        frames[depth].pending = self.pending::<P>(&cells, frames[depth].cell);
         frames.resize(total, Frame { cell: 0, pending: P::empty() });
 
         let mut nodes = prefix.len() as u64;
@@ -278,24 +284,27 @@ impl Searcher {
             if let Some(m) = top.pending.next() {
                 let cell = top.cell.wrapping_add_signed(self.offsets[m]);
                 nodes += 1;
-                mark(&mut cells, cell, 1);
-                let pending = self.pending::<P>(&cells, cell);
-                if pending.is_empty() {
-                    // A leaf: a tour when it fills the board. Undone at once
-                    // rather than pushed and popped.
-                    if depth + 2 == total && self.ends_tour(cell) {
-                        tours += 1;
-                        frames[depth] = top;
-                        frames[depth + 1] = Frame { cell, pending };
-                        if let Some(status) = found(&frames, observer, tours) {
-                            return Outcome { tours, nodes, status };
+                match self.enter::<P, V>(&mut visited, cell) {
+                    // Pruned: a leaf that fills no board, and nothing to undo.
+                    None => {}
+                    Some(pending) if pending.is_empty() => {
+                        // A leaf: a tour when it fills the board. Undone at
+                        // once rather than pushed and popped.
+                        if depth + 2 == total && self.ends_tour(cell) {
+                            tours += 1;
+                            frames[depth] = top;
+                            frames[depth + 1] = Frame { cell, pending };
+                            if let Some(status) = found(&frames, observer, tours) {
+                                return Outcome { tours, nodes, status };
+                            }
                         }
+                        visited.unvisit(cell);
                     }
-                    mark(&mut cells, cell, 0);
-                } else {
-                    frames[depth] = top;
-                    depth += 1;
-                    top = Frame { cell, pending };
+                    Some(pending) => {
+                        frames[depth] = top;
+                        depth += 1;
+                        top = Frame { cell, pending };
+                    }
                 }
                 if nodes >= next_progress {
                     next_progress += PROGRESS_INTERVAL;
@@ -307,22 +316,23 @@ impl Searcher {
                 if depth == base {
                     return Outcome { tours, nodes, status: Status::Exhausted };
                 }
-                mark(&mut cells, top.cell, 0);
+                visited.unvisit(top.cell);
                 depth -= 1;
                 top = frames[depth];
             }
         }
     }
 
-    /// The moves to try from `at`, just entered: none when pruning finds the
-    /// path cannot become a tour.
+    /// Enters the free `cell`: visits it and gives the moves to try from it,
+    /// or, when pruning finds that the path cannot become a tour, leaves it
+    /// free and gives `None`.
     #[inline(always)]
-    fn pending<P: Pending>(&self, cells: &[u8], at: u32) -> P {
-        if self.spec.prune && self.dead_end(cells, at) {
-            P::empty()
-        } else {
-            P::new(cells, at, &self.offsets)
+    fn enter<P: Pending, V: VisitedSet>(&self, visited: &mut V, cell: u32) -> Option<P> {
+        if visited.dead_end_entering(cell) {
+            return None;
         }
+        visited.visit(cell);
+        Some(P::new(visited.cells(), cell, &self.offsets))
     }
 
     /// Dead-end pruning, the rule the engine evaluates over every square at
@@ -337,6 +347,9 @@ impl Searcher {
     /// - closed tours: counting a knight move to the start square as one more
     ///   way (the last square must close the tour), a free square has at most
     ///   one way; or no free square is a knight move from the start.
+    ///
+    /// This scan over the board is the readable rule; the search evaluates
+    /// the same rule from counts it keeps up to date (`TalliedSet` below).
     pub fn dead_end(&self, cells: &[u8], at: u32) -> bool {
         let mut single_ways = 0;
         let (mut any_free, mut closing_free) = (false, false);
@@ -398,6 +411,191 @@ fn neighbour(cells: &[u8], at: u32, offset: i32) -> u8 {
     // SAFETY: `at` is an on-board cell and a knight step moves at most PAD
     // files and PAD ranks, so `index` stays inside the padded grid.
     unsafe { *cells.get_unchecked(index) }
+}
+
+/// The visited set as the search keeps it, with the dead-end test that goes
+/// with it.
+trait VisitedSet {
+    /// Every board cell free.
+    fn new(searcher: &Searcher) -> Self;
+    /// The padded grid: 1 for visited or off-board, 0 for free.
+    fn cells(&self) -> &[u8];
+    /// Marks the free on-board `cell` visited.
+    fn visit(&mut self, cell: u32);
+    /// Frees the visited on-board `cell` again.
+    fn unvisit(&mut self, cell: u32);
+    /// [`Searcher::dead_end`] once the free `cell` is entered, asked before it
+    /// is visited; always false when the search does not prune.
+    fn dead_end_entering(&self, cell: u32) -> bool;
+}
+
+/// The visited flags alone: the search without pruning.
+#[derive(Clone)]
+struct PlainSet {
+    cells: Vec<u8>,
+}
+
+impl VisitedSet for PlainSet {
+    fn new(searcher: &Searcher) -> Self {
+        PlainSet { cells: searcher.blank.clone() }
+    }
+
+    #[inline(always)]
+    fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, cell: u32) {
+        mark(&mut self.cells, cell, 1);
+    }
+
+    #[inline(always)]
+    fn unvisit(&mut self, cell: u32) {
+        mark(&mut self.cells, cell, 0);
+    }
+
+    #[inline(always)]
+    fn dead_end_entering(&self, _cell: u32) -> bool {
+        false
+    }
+}
+
+/// Added to the base ways of a visited or off-board cell, so that it never
+/// counts among the cells with no way or one way.
+const VISITED: u8 = 16;
+
+/// The visited flags plus the counts [`Searcher::dead_end`] looks at, kept up
+/// to date as cells are visited and freed, so that the test costs the same on
+/// any board.
+///
+/// A cell's *base ways* are its free on-board neighbours, plus one on a
+/// closing cell in closed mode. Entering a free cell `at` takes one free
+/// neighbour from each of its free neighbours and gives each one a way in
+/// from `at`: so the ways in that [`Searcher::dead_end`] counts, with `at`
+/// entered, are the base ways before `at` is visited. The test is therefore
+/// the tallies of free cells by base ways with `at` itself left out.
+/// Visiting or freeing a cell changes the base ways of its eight neighbours
+/// only.
+#[derive(Clone)]
+struct TalliedSet {
+    cells: Vec<u8>,
+    /// Base ways of every cell of the padded grid, plus [`VISITED`] on
+    /// visited and off-board cells.
+    ways: Vec<u8>,
+    /// Free cells by base ways.
+    tallies: Tallies,
+    /// Free on-board cells.
+    free: u32,
+    offsets: [i32; 8],
+    closed: bool,
+    closes: Vec<bool>,
+    /// The start square's cell: its base ways are the free cells a knight
+    /// move from the start, the free closing cells (plus [`VISITED`] once
+    /// the start is visited, which it is but while it is being entered).
+    start: u32,
+}
+
+impl TalliedSet {
+    fn free_closing_cells(&self) -> u32 {
+        u32::from(self.ways[self.start as usize] % VISITED)
+    }
+
+    /// Adds `change` (plus or minus one) to the free neighbours of each of
+    /// the cell's neighbours, updating the tallies as their base ways change.
+    #[inline(always)]
+    fn change_neighbours(&mut self, cell: u32, change: i8) {
+        for offset in self.offsets {
+            let index = cell.wrapping_add_signed(offset) as usize;
+            debug_assert!(index < self.ways.len());
+            // SAFETY: as in `neighbour`, a knight step from an on-board cell
+            // stays inside the padded grid.
+            let near = unsafe { self.ways.get_unchecked_mut(index) };
+            self.tallies.add(*near, -1);
+            *near = near.wrapping_add_signed(change);
+            self.tallies.add(*near, 1);
+        }
+    }
+}
+
+impl VisitedSet for TalliedSet {
+    fn new(searcher: &Searcher) -> Self {
+        let closed = searcher.spec.closed;
+        let mut ways: Vec<u8> = searcher.blank.iter().map(|&visited| visited * VISITED).collect();
+        let mut tallies = Tallies::default();
+        for &cell in &searcher.board_cells {
+            for offset in searcher.offsets {
+                ways[cell.wrapping_add_signed(offset) as usize] += 1;
+            }
+        }
+        for &cell in &searcher.board_cells {
+            let cell = cell as usize;
+            ways[cell] += u8::from(closed && searcher.closes[cell]);
+            tallies.add(ways[cell], 1);
+        }
+        TalliedSet {
+            cells: searcher.blank.clone(),
+            ways,
+            tallies,
+            free: searcher.board_cells.len() as u32,
+            offsets: searcher.offsets,
+            closed,
+            closes: searcher.closes.clone(),
+            start: searcher.cell(searcher.spec.start),
+        }
+    }
+
+    #[inline(always)]
+    fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, cell: u32) {
+        mark(&mut self.cells, cell, 1);
+        self.free -= 1;
+        self.tallies.add(self.ways[cell as usize], -1);
+        self.ways[cell as usize] += VISITED;
+        self.change_neighbours(cell, -1);
+    }
+
+    #[inline(always)]
+    fn unvisit(&mut self, cell: u32) {
+        self.change_neighbours(cell, 1);
+        self.ways[cell as usize] -= VISITED;
+        self.tallies.add(self.ways[cell as usize], 1);
+        self.free += 1;
+        mark(&mut self.cells, cell, 0);
+    }
+
+    #[inline(always)]
+    fn dead_end_entering(&self, cell: u32) -> bool {
+        let mut others = self.tallies;
+        others.add(self.ways[cell as usize], -1);
+        if self.closed {
+            let closing_left = self.free_closing_cells() - u32::from(self.closes[cell as usize]);
+            others.no_way + others.one_way > 0 || (self.free > 1 && closing_left == 0)
+        } else {
+            others.no_way > 0 || others.one_way >= 2
+        }
+    }
+}
+
+/// How many free cells have no way in and how many have exactly one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tallies {
+    no_way: i32,
+    one_way: i32,
+}
+
+impl Tallies {
+    /// Counts `count` more (or fewer, when negative) cells with `ways` base
+    /// ways. Cells marked [`VISITED`] have too many ways to count.
+    #[inline(always)]
+    fn add(&mut self, ways: u8, count: i32) {
+        self.no_way += count * i32::from(ways == 0);
+        self.one_way += count * i32::from(ways == 1);
+    }
 }
 
 /// One stack level: the square entered and the moves not yet tried from it.
@@ -492,5 +690,137 @@ impl Pending for WarnsdorffPending {
         self.queue >>= 3;
         self.len -= 1;
         Some(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        /// Dead-end tests checked on this thread, and how many found a dead end.
+        static CHECKED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    }
+
+    /// The search's visited set, checking every dead-end test it answers
+    /// against the board scan of [`Searcher::dead_end`].
+    struct CheckedSet {
+        tallied: TalliedSet,
+        searcher: Searcher,
+    }
+
+    impl VisitedSet for CheckedSet {
+        fn new(searcher: &Searcher) -> Self {
+            CheckedSet { tallied: TalliedSet::new(searcher), searcher: searcher.clone() }
+        }
+
+        fn cells(&self) -> &[u8] {
+            self.tallied.cells()
+        }
+
+        fn visit(&mut self, cell: u32) {
+            self.tallied.visit(cell);
+        }
+
+        fn unvisit(&mut self, cell: u32) {
+            self.tallied.unvisit(cell);
+        }
+
+        fn dead_end_entering(&self, cell: u32) -> bool {
+            let mut entered = self.tallied.cells.clone();
+            mark(&mut entered, cell, 1);
+            let scanned = self.searcher.dead_end(&entered, cell);
+            let tallied = self.tallied.dead_end_entering(cell);
+            let spec = self.searcher.spec;
+            let square = self.searcher.square(cell);
+            assert_eq!(
+                tallied, scanned,
+                "entering {square} on {} from {} closed={}",
+                spec.board, spec.start, spec.closed
+            );
+            CHECKED.with(|checked| {
+                let (tests, dead) = checked.get();
+                checked.set((tests + 1, dead + u64::from(scanned)));
+            });
+            scanned
+        }
+    }
+
+    /// Runs the pruned search below `prefix` with every dead-end test
+    /// checked, and checks that it is the search `run_from` does. Gives the
+    /// outcome and how many of the checked tests found a dead end.
+    fn checked_search(spec: SearchSpec, prefix: &[Square], goal: Goal) -> (Outcome, u64) {
+        let searcher = Searcher::new(spec).unwrap();
+        CHECKED.with(|checked| checked.set((0, 0)));
+        let mut tours = TourList::default();
+        let outcome = match spec.order {
+            MoveOrder::Fixed => searcher.dfs::<FixedPending, CheckedSet>(prefix, goal, &mut tours),
+            MoveOrder::Warnsdorff => searcher.dfs::<WarnsdorffPending, CheckedSet>(prefix, goal, &mut tours),
+        };
+        let (tests, dead) = CHECKED.with(Cell::get);
+        // One test per node entered, the prefix's last square included.
+        assert_eq!(tests, outcome.nodes - (prefix.len() as u64 - 1));
+        let mut unchecked_tours = TourList::default();
+        assert_eq!(searcher.run_from(prefix, goal, &mut unchecked_tours).unwrap(), outcome);
+        assert_eq!(unchecked_tours, tours);
+        (outcome, dead)
+    }
+
+    fn pruned(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
+        SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order, prune: true }
+    }
+
+    #[test]
+    fn tallied_dead_ends_match_the_board_scan_on_every_node() {
+        for order in [MoveOrder::Fixed, MoveOrder::Warnsdorff] {
+            for (board, start, closed, goal) in [
+                ("5", "a1", false, Goal::CountAll),
+                ("5", "c3", false, Goal::CountAll),
+                ("5", "b2", false, Goal::CountAll),
+                ("6x5", "a1", false, Goal::CountAll),
+                ("6x5", "c2", false, Goal::First(50)),
+                ("6x5", "a1", true, Goal::CountAll),
+                ("6x5", "b3", true, Goal::CountAll),
+                ("6", "a1", true, Goal::First(200)),
+                ("6", "c3", true, Goal::First(200)),
+                ("5", "a1", true, Goal::CountAll),
+                ("4x3", "a1", false, Goal::CountAll),
+                ("3", "a1", false, Goal::CountAll),
+                ("3", "b2", false, Goal::CountAll),
+                ("1", "a1", false, Goal::CountAll),
+                ("1", "a1", true, Goal::CountAll),
+            ] {
+                let spec = pruned(board, start, closed, order);
+                let (outcome, dead) = checked_search(spec, &[spec.start], goal);
+                let what = format!("{board} from {start} closed={closed} {order}");
+                if outcome.nodes > 100 {
+                    assert!(dead > 0, "{what}: no dead end in {} nodes", outcome.nodes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tallied_dead_ends_match_the_board_scan_below_prefixes() {
+        for closed in [false, true] {
+            let spec = pruned("6x5", "a1", closed, MoveOrder::Fixed);
+            let mut first = TourList::default();
+            Searcher::new(spec).unwrap().run(Goal::First(1), &mut first);
+            let tour = &first.0[0];
+            for length in [2, 5, 12, 20, tour.len()] {
+                checked_search(spec, &tour[..length], Goal::CountAll);
+            }
+        }
+    }
+
+    #[test]
+    fn known_pruned_counts() {
+        let count = |spec| checked_search(spec, &[spec.start], Goal::CountAll).0;
+        let open = count(pruned("5", "a1", false, MoveOrder::Fixed));
+        assert_eq!((open.tours, open.nodes), (304, 8_855));
+        let closed = count(pruned("6x5", "a1", true, MoveOrder::Fixed));
+        assert_eq!((closed.tours, closed.nodes), (16, 14_934));
     }
 }
