@@ -103,12 +103,20 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Measure the CPU reference search in nodes per second (5x5 and 6x5
-    /// counts from a1, one core and all cores).
+    /// Benchmark: the CPU reference (one core, all cores) and the simulated
+    /// accelerator on the first 8x8 tour, the 5x5 count, the closed 6x6
+    /// count and Warnsdorff on the largest board, all from a1, with each
+    /// built board's time from the simulated cycles and its build report.
     Bench {
         /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Also draw the speed-ups as an SVG bar chart in this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
+        /// Build directories (each with a build.json) whose boards to model
+        /// [default: every one under build/; none is fine].
+        builds: Vec<std::path::PathBuf>,
     },
 }
 
@@ -170,6 +178,9 @@ pub struct DeviceArgs {
     /// with 64 jobs per engine.
     #[arg(long, value_name = "LEVEL")]
     pub split_level: Option<u8>,
+    /// Engines of the board or simulator to use (default: all).
+    #[arg(long, value_name = "N")]
+    pub engines: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -201,10 +212,11 @@ impl DeviceArgs {
             }
             (kind, None) => kind.unwrap_or(DeviceKind::Sim),
         };
-        if kind == DeviceKind::Cpu && self.split_level.is_some() {
-            return Err(
-                UsageError("--split-level is for the sim and board devices; the CPU uses --threads".into()).into()
-            );
+        if kind == DeviceKind::Cpu && (self.split_level.is_some() || self.engines.is_some()) {
+            return Err(UsageError(
+                "--split-level and --engines are for the sim and board devices; the CPU uses --threads".into(),
+            )
+            .into());
         }
         if !(self.timeout > 0.0 && self.timeout.is_finite()) {
             return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
@@ -221,6 +233,7 @@ impl DeviceArgs {
             DeviceKind::Sim => {
                 let mut sim = LinkedDevice::connect("sim", SimTransport::new(), timeout)?;
                 sim.set_split(self.split_level);
+                sim.set_engines(self.engines).map_err(|e| UsageError(e.to_string()))?;
                 Box::new(sim)
             }
             DeviceKind::Board => {
@@ -230,6 +243,7 @@ impl DeviceArgs {
                 };
                 let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
                 board.set_split(self.split_level);
+                board.set_engines(self.engines).map_err(|e| UsageError(e.to_string()))?;
                 Box::new(board)
             }
         })
@@ -263,7 +277,7 @@ pub fn execute(cli: Cli) -> Result<()> {
                 _ => writeln!(out, "{}", render::summary(&answer))?,
             }
         }
-        Command::Bench { format } => run_bench(format, &mut out)?,
+        Command::Bench { format, svg, builds } => run_bench(format, svg, builds, &mut out)?,
         Command::SimServe => serve(&mut out)?,
         Command::Boards => list_boards(&mut out)?,
         Command::Constraints { out: dir } => {
@@ -295,16 +309,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         }
         Command::BuildTable { dirs } => {
             let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new(bitstream::BUILD_ROOT))? } else { dirs };
-            let mut reports = Vec::new();
-            for dir in dirs {
-                let path = dir.join("build.json");
-                let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("no build report at {}: run knights build first", path.display()))?;
-                reports.push(
-                    serde_json::from_str(&text).with_context(|| format!("{} is not a build report", path.display()))?,
-                );
-            }
-            write!(out, "{}", bitstream::markdown_table(&reports))?;
+            write!(out, "{}", bitstream::markdown_table(&read_reports(&dirs)?))?;
         }
     }
     Ok(())
@@ -343,12 +348,26 @@ fn list_boards(out: &mut dyn Write) -> Result<()> {
 
 /// The build directories under `root` that hold a report, in board order.
 fn build_dirs(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
-    let dirs: Vec<_> =
-        boards::all().iter().map(|b| root.join(&b.name)).filter(|d| d.join("build.json").is_file()).collect();
+    let dirs = existing_build_dirs(root);
     if dirs.is_empty() {
         anyhow::bail!("no builds under {}: run knights build --board NAME first", root.display());
     }
     Ok(dirs)
+}
+
+fn existing_build_dirs(root: &std::path::Path) -> Vec<std::path::PathBuf> {
+    boards::all().iter().map(|b| root.join(&b.name)).filter(|d| d.join("build.json").is_file()).collect()
+}
+
+fn read_reports(dirs: &[std::path::PathBuf]) -> Result<Vec<bitstream::BuildReport>> {
+    dirs.iter()
+        .map(|dir| {
+            let path = dir.join("build.json");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("no build report at {}: run knights build first", path.display()))?;
+            serde_json::from_str(&text).with_context(|| format!("{} is not a build report", path.display()))
+        })
+        .collect()
 }
 
 fn flash(name: &str, bitstream: Option<std::path::PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
@@ -393,35 +412,33 @@ fn serve(_out: &mut dyn Write) -> Result<()> {
     anyhow::bail!("sim-serve needs pseudo-terminals, which this system does not have")
 }
 
-fn run_bench(format: Format, out: &mut dyn Write) -> Result<()> {
+fn run_bench(
+    format: Format,
+    svg: Option<std::path::PathBuf>,
+    builds: Vec<std::path::PathBuf>,
+    out: &mut dyn Write,
+) -> Result<()> {
     if format == Format::Svg {
-        return Err(UsageError("bench writes text or json".into()).into());
+        return Err(UsageError("bench writes text or json; --svg FILE draws the chart".into()).into());
     }
-    let all_cores = CpuDevice::all_cores().threads;
-    let mut results = Vec::new();
-    for case in bench::standard_cases() {
-        let threads: &[usize] = if all_cores > 1 { &[1, all_cores] } else { &[1] };
-        for &n in threads {
-            let m = bench::measure(&case, n)?;
-            if format == Format::Text {
-                writeln!(
-                    out,
-                    "{:<14} {} thread{:<2} {:>12} nodes {:>7} tours {:>8.4} s  {:>7.1} M nodes/s  (fastest of {})",
-                    m.case,
-                    m.threads,
-                    if m.threads == 1 { "" } else { "s" },
-                    m.nodes,
-                    m.tours,
-                    m.seconds,
-                    m.nodes_per_second / 1e6,
-                    m.runs
-                )?;
-            }
-            results.push(m);
-        }
+    let dirs =
+        if builds.is_empty() { existing_build_dirs(std::path::Path::new(bitstream::BUILD_ROOT)) } else { builds };
+    let reports = read_reports(&dirs)?;
+    if reports.is_empty() {
+        eprintln!(
+            "no build reports under {}/: no board times (scripts/bitstreams.sh builds them)",
+            bitstream::BUILD_ROOT
+        );
     }
-    if format == Format::Json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?;
+    let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(30))?;
+    let cases = bench::standard_cases(sim.max_board());
+    let results = bench::run(&mut sim, &cases, &reports, &mut |line| eprintln!("bench: {line}"))?;
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?,
+        _ => write!(out, "{}", bench::text(&results))?,
+    }
+    if let Some(path) = svg {
+        std::fs::write(&path, bench::svg(&results)).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }

@@ -149,6 +149,8 @@ pub struct LinkedDevice<T: Transport> {
     timeout: Duration,
     /// The split level to ask for; `None` picks one for the device's engines.
     split: Option<u8>,
+    /// Engines to use; `None` uses all.
+    engines: Option<u8>,
 }
 
 impl<T: Transport> LinkedDevice<T> {
@@ -158,7 +160,7 @@ impl<T: Transport> LinkedDevice<T> {
     pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self> {
         let mut link = Link::new(transport);
         let identity = link.identify(timeout)?;
-        let mut device = LinkedDevice { name, link, identity, timeout, split: None };
+        let mut device = LinkedDevice { name, link, identity, timeout, split: None, engines: None };
         device.link.send(&Command::Status)?;
         loop {
             match device.next()? {
@@ -188,17 +190,33 @@ impl<T: Transport> LinkedDevice<T> {
         self.split = level;
     }
 
+    /// Uses only the first `engines` engines of the device (`None`: all).
+    pub fn set_engines(&mut self, engines: Option<u8>) -> Result<()> {
+        if let Some(n) = engines {
+            if n == 0 || n > self.identity.engines {
+                bail!("--engines {n}: {} has 1 to {} engines", self.describe(), self.identity.engines);
+            }
+        }
+        self.engines = engines;
+        Ok(())
+    }
+
+    /// Engines a split search runs on.
+    pub fn engines(&self) -> u8 {
+        self.engines.unwrap_or(self.identity.engines)
+    }
+
     /// The level whose nodes become jobs: the shallowest with at least
     /// [`JOBS_PER_ENGINE`] paths per engine (as the CPU's parallel count cuts
-    /// its tree), or 0 on a one-engine device.
+    /// its tree), or 0 on one engine.
     pub fn split_level(&self, spec: &SearchSpec) -> u8 {
         if let Some(level) = self.split {
             return level;
         }
-        if self.identity.engines <= 1 {
+        if self.engines() <= 1 {
             return 0;
         }
-        let jobs = PrefixJobs::split(spec, usize::from(self.identity.engines) * JOBS_PER_ENGINE);
+        let jobs = PrefixJobs::split(spec, usize::from(self.engines()) * JOBS_PER_ENGINE);
         jobs.prefixes.first().map_or(0, |prefix| u8::try_from(prefix.len() - 1).unwrap_or(0))
     }
 
@@ -245,6 +263,7 @@ impl<T: Transport> LinkedDevice<T> {
                 Goal::CountAll => 0,
             },
             split: self.split_level(spec),
+            engines: self.engines.unwrap_or(0),
         })
     }
 }
@@ -320,7 +339,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                         outcome: Outcome { tours: counters.tours, nodes: counters.nodes, status },
                         cycles: Some(counters.cycles),
                         engines: Some(EngineFigures {
-                            engines: self.identity.engines,
+                            engines: self.engines(),
                             split_level: request.split,
                             engine_cycles: counters.engine_cycles,
                         }),

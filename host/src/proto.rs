@@ -88,6 +88,8 @@ pub struct SolveRequest {
     /// The level whose nodes are the jobs the engines share; 0 runs one
     /// engine on the whole tree.
     pub split: u8,
+    /// Engines to share the jobs (the first ones); 0 uses all.
+    pub engines: u8,
 }
 
 /// Host-to-device messages.
@@ -121,6 +123,7 @@ impl Command {
                 let mut payload = vec![r.width, r.height, r.file, r.rank, flags];
                 payload.extend_from_slice(&r.limit.to_le_bytes());
                 payload.push(r.split);
+                payload.push(r.engines);
                 frame(self.code(), &payload)
             }
             _ => frame(self.code(), &[]),
@@ -447,10 +450,11 @@ mod tests {
             count: false,
             limit: 1,
             split: 3,
+            engines: 2,
         });
         let bytes = solve.encode();
-        assert_eq!(&bytes[..14], &[0xA5, 10, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0, 3]);
-        assert_eq!(bytes.len(), 16);
-        assert_eq!(u16::from_le_bytes([bytes[14], bytes[15]]), crc16(&bytes[..14]));
+        assert_eq!(&bytes[..15], &[0xA5, 11, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0, 3, 2]);
+        assert_eq!(bytes.len(), 17);
+        assert_eq!(u16::from_le_bytes([bytes[15], bytes[16]]), crc16(&bytes[..15]));
     }
 }

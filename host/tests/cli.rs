@@ -136,7 +136,7 @@ fn the_default_device_is_the_simulated_board() {
     assert!(cycles >= 8_250_733, "{json}");
     let seconds = json["engine_seconds"].as_f64().unwrap();
     assert!((seconds - cycles as f64 / 12e6).abs() < 1e-9);
-    assert_eq!(json["link_bytes_sent"], 16);
+    assert_eq!(json["link_bytes_sent"], 17);
     // Counted from SOLVE on: ACK, TOUR, a PROGRESS every 2^22 cycles
     // (the simulated 12 MHz build's interval), DONE.
     let progress_frames = cycles >> 22;
@@ -230,5 +230,47 @@ fn build_table_reads_build_reports() {
     let output = knights(&format!("build-table {}", dir.display()));
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no build report at"), "{}", stderr(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_compares_cpu_simulation_and_built_boards() {
+    // A build report as `knights build` writes it: a board with 2 engines at
+    // 10 MHz that takes boards up to 6x6.
+    let dir = std::env::temp_dir().join(format!("knights-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = serde_json::json!({
+        "board": "test-board", "title": "Test", "fpga": "none", "max_width": 6, "max_height": 6, "engines": 2,
+        "board_clock_hz": 10_000_000, "clock_hz": 10_000_000, "pll": null, "baud": 115_200,
+        "target_mhz": 10.0, "fmax_mhz": 12.5, "logic_cells": {"used": 1, "available": 2}, "luts": 1,
+        "flip_flops": 1, "block_rams": {"used": 0, "available": 1}, "modeled_nodes_per_second": 2e7,
+        "bitstream": "test.bit", "tools": [], "seconds": 1.0
+    });
+    std::fs::write(dir.join("build.json"), report.to_string()).unwrap();
+    let svg = dir.join("bench.svg");
+    let output = knights(&format!("bench --format json --svg {} {}", svg.display(), dir.display()));
+    let json = stdout_json(&output);
+    let cases = json.as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    let case = |name: &str| cases.iter().find(|c| c["case"] == name).unwrap_or_else(|| panic!("no {name}: {json}"));
+    let closed = case("count closed 6x6");
+    assert_eq!((closed["tours"].as_u64(), closed["nodes"].as_u64()), (Some(19_724), Some(1_545_893)));
+    let simulated = closed["simulated"].as_array().unwrap();
+    for sim in simulated {
+        assert_eq!(sim["nodes"], 1_545_893, "every engine count searches the same tree: {sim}");
+        assert!(sim["cycles_per_node"].as_f64().unwrap() < 1.05, "{sim}");
+    }
+    assert!(simulated.iter().any(|s| s["engines"] == 1) && simulated.iter().any(|s| s["engines"] == 4));
+    // The board takes the 5x5 and 6x6 cases only; its time is the 2-engine
+    // simulation's cycles at its clock.
+    let board = &closed["boards"][0];
+    assert_eq!((board["board"].as_str(), board["engines"].as_u64()), (Some("test-board"), Some(2)));
+    let seconds = board["seconds"].as_f64().unwrap();
+    assert!((seconds - board["cycles"].as_f64().unwrap() / 1e7).abs() < 1e-12);
+    assert!(board["cycles"].as_u64().unwrap() < 1_545_893, "two engines beat one: {board}");
+    assert!(case("first tour 8x8")["boards"].as_array().unwrap().is_empty(), "8x8 does not fit the board");
+    assert_eq!(case("count 5x5")["unpruned_nodes"], 1_735_079);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("test-board, 2 engines"), "{picture}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -148,12 +148,14 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     flags: Signal<Local, Bits<8>>,
     limit: Signal<Local, Bits<32>>,
     split: Signal<Local, Bits<8>>,
+    use_engines: Signal<Local, Bits<8>>,
+    running_engines: Vec<Signal<Local, Bits<8>>>,
+    running_sum: Signal<Local, Bits<8>>,
     node_pulses: Vec<Signal<Local, Bits<8>>>,
     tour_pulses: Vec<Signal<Local, Bits<8>>>,
-    busy_engines: Vec<Signal<Local, Bits<8>>>,
+    busy_engines: Vec<Signal<Local, bool>>,
     node_sum: Signal<Local, Bits<8>>,
     tour_sum: Signal<Local, Bits<8>>,
-    busy_sum: Signal<Local, Bits<8>>,
     any_busy: Signal<Local, bool>,
     settled: Signal<Local, bool>,
     offered: Signal<Local, bool>,
@@ -270,12 +272,14 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             flags: Default::default(),
             limit: Default::default(),
             split: Default::default(),
+            use_engines: Default::default(),
+            running_engines: (0..engines).map(|_| Default::default()).collect(),
+            running_sum: Default::default(),
             node_pulses: (0..engines).map(|_| Default::default()).collect(),
             tour_pulses: (0..engines).map(|_| Default::default()).collect(),
             busy_engines: (0..engines).map(|_| Default::default()).collect(),
             node_sum: Default::default(),
             tour_sum: Default::default(),
-            busy_sum: Default::default(),
             any_busy: Default::default(),
             settled: Default::default(),
             offered: Default::default(),
@@ -344,6 +348,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.flags.next = self.commands.payload.val().get_bits::<8>(32);
         self.limit.next = self.commands.payload.val().get_bits::<32>(40);
         self.split.next = self.commands.payload.val().get_bits::<8>(72);
+        self.use_engines.next = self.commands.payload.val().get_bits::<8>(80);
 
         // One engine is served per clock, in turn: it may take a ticket (the
         // next job number) and start streaming a tour.
@@ -411,45 +416,51 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         // the engines, the last of which is the sum.
         self.node_pulses[0].next = 0.into();
         self.tour_pulses[0].next = 0.into();
-        self.busy_engines[0].next = 0.into();
+        self.busy_engines[0].next = self.engines[0].busy.val();
         if self.engines[0].node_counted.val() {
             self.node_pulses[0].next = 1.into();
         }
         if self.engines[0].tour_counted.val() {
             self.tour_pulses[0].next = 1.into();
         }
-        if self.engines[0].busy.val() {
-            self.busy_engines[0].next = 1.into();
+        self.running_engines[0].next = 0.into();
+        if self.engines[0].busy.val() & !self.engines[0].streaming.val() {
+            self.running_engines[0].next = 1.into();
         }
+        self.running_sum.next = self.running_engines[0].val();
         self.node_sum.next = self.node_pulses[0].val();
         self.tour_sum.next = self.tour_pulses[0].val();
-        self.busy_sum.next = self.busy_engines[0].val();
+        self.any_busy.next = self.busy_engines[0].val();
         for i in 1..self.engines.len() {
             self.node_pulses[i].next = self.node_pulses[i - 1].val();
             self.tour_pulses[i].next = self.tour_pulses[i - 1].val();
-            self.busy_engines[i].next = self.busy_engines[i - 1].val();
+            self.busy_engines[i].next = self.busy_engines[i - 1].val() | self.engines[i].busy.val();
             if self.engines[i].node_counted.val() {
                 self.node_pulses[i].next = self.node_pulses[i - 1].val() + 1;
             }
             if self.engines[i].tour_counted.val() {
                 self.tour_pulses[i].next = self.tour_pulses[i - 1].val() + 1;
             }
-            if self.engines[i].busy.val() {
-                self.busy_engines[i].next = self.busy_engines[i - 1].val() + 1;
+            self.running_engines[i].next = self.running_engines[i - 1].val();
+            if self.engines[i].busy.val() & !self.engines[i].streaming.val() {
+                self.running_engines[i].next = self.running_engines[i - 1].val() + 1;
             }
+            self.running_sum.next = self.running_engines[i].val();
             self.node_sum.next = self.node_pulses[i].val();
             self.tour_sum.next = self.tour_pulses[i].val();
-            self.busy_sum.next = self.busy_engines[i].val();
+            self.any_busy.next = self.busy_engines[i].val();
         }
-        self.any_busy.next = self.busy_sum.val().any();
         // Every engine has stopped and its last counts are in the totals.
         self.settled.next =
             !self.any_busy.val() & !self.streaming.q.val() & !self.node_sum.val().any() & !self.tour_sum.val().any();
         if self.searching.q.val() {
             self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 8>(self.node_sum.val());
             self.tours_counted.d.next = self.tours_counted.q.val() + bit_cast::<48, 8>(self.tour_sum.val());
-            self.engine_cycle_total.d.next = self.engine_cycle_total.q.val() + bit_cast::<48, 8>(self.busy_sum.val());
-            if self.any_busy.val() {
+            // Search time: clocks an engine spent waiting for the link to take
+            // a tour are not counted.
+            self.engine_cycle_total.d.next =
+                self.engine_cycle_total.q.val() + bit_cast::<48, 8>(self.running_sum.val());
+            if self.running_sum.val().any() {
                 self.cycle_total.d.next = self.cycle_total.q.val() + 1;
             }
         }
@@ -524,7 +535,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         }
 
         if self.searching.q.val()
-            & self.any_busy.val()
+            & self.running_sum.val().any()
             & !(self.cycle_total.q.val() & self.progress_mask.val()).any()
             & self.cycle_total.q.val().any()
         {
@@ -567,9 +578,13 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             }
             if self.commands.command.val() == self.cmd_solve.val() {
                 if !self.rejection.val().any() {
-                    // Split level 0: engine 0 alone searches the whole tree.
+                    // Split level 0: engine 0 alone searches the whole tree;
+                    // otherwise the first `use_engines` (0: all) share it.
                     for i in 0..self.engines.len() {
-                        self.engines[i].start.next = self.split.val().any() | self.engine_one_hot[i].val().get_bit(0);
+                        self.engines[i].start.next = self.engine_one_hot[i].val().get_bit(0)
+                            | (self.split.val().any()
+                                & (!self.use_engines.val().any()
+                                    | (self.engine_number[i].val() < self.use_engines.val())));
                     }
                     self.searching.d.next = true;
                     self.abort_requested.d.next = false;

@@ -24,7 +24,7 @@ pub enum ReceiveState {
 }
 
 /// Payload bits kept: the longest command payload (SOLVE).
-pub const PAYLOAD_BITS: usize = 80;
+pub const PAYLOAD_BITS: usize = 88;
 
 #[derive(LogicBlock)]
 pub struct CommandReceiver {
@@ -33,7 +33,7 @@ pub struct CommandReceiver {
     pub octet_valid: Signal<In, bool>,
     /// The command type of the last good frame.
     pub command: Signal<Out, Bits<8>>,
-    /// Its payload, first byte in the low bits (for a 10-byte SOLVE).
+    /// Its payload, first byte in the low bits (for an 11-byte SOLVE).
     pub payload: Signal<Out, Bits<PAYLOAD_BITS>>,
     /// High for one clock per good frame.
     pub command_valid: Signal<Out, bool>,
@@ -188,7 +188,7 @@ impl Logic for CommandReceiver {
                 }
                 ReceiveState::Payload => {
                     self.payload_bits.d.next =
-                        (self.payload_bits.q.val() >> 8) | (bit_cast::<PAYLOAD_BITS, 8>(self.octet.val()) << 72);
+                        (self.payload_bits.q.val() >> 8) | (bit_cast::<PAYLOAD_BITS, 8>(self.octet.val()) << 80);
                     self.remaining.d.next = self.remaining.q.val() - 1;
                     if self.remaining.q.val() == 1 {
                         self.state.d.next = ReceiveState::CrcLow;

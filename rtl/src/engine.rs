@@ -103,6 +103,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub tour_ready: Signal<In, bool>,
     /// A search is in progress.
     pub busy: Signal<Out, bool>,
+    /// The search is paused while a tour is streamed out.
+    pub streaming: Signal<Out, bool>,
     /// The last search has ended; `status` says how.
     pub done: Signal<Out, bool>,
     pub status: Signal<Out, Bits<2>>,
@@ -291,6 +293,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             tour_last: Default::default(),
             tour_ready: Default::default(),
             busy: Default::default(),
+            streaming: Default::default(),
             done: Default::default(),
             status: Default::default(),
             tours: Default::default(),
@@ -783,6 +786,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.tour_valid.next = false;
         self.tour_last.next = false;
         self.busy.next = false;
+        self.streaming.next = self.state.q.val() == EngineState::Emit;
         self.done.next = false;
         self.status.next = self.result.q.val();
         self.tours.next = self.tour_count.q.val();

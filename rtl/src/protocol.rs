@@ -13,7 +13,7 @@ pub const CMD_SOLVE: u64 = 0x02;
 pub const CMD_ABORT: u64 = 0x03;
 pub const CMD_STATUS: u64 = 0x04;
 /// Payload length of SOLVE; the other commands have none.
-pub const SOLVE_LENGTH: u64 = 10;
+pub const SOLVE_LENGTH: u64 = 11;
 
 /// Response types (device to host).
 pub const RSP_IDENTITY: u64 = 0x81;

@@ -59,6 +59,7 @@ fn payload_lengths_agree() {
         count: true,
         limit: 0,
         split: 0,
+        engines: 0,
     });
     assert_eq!(solve.encode().len() as u64, rtl::SOLVE_LENGTH + proto::OVERHEAD as u64);
     let progress = Response::Progress { searching: true, counters: Default::default() };

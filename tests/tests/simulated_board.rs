@@ -160,7 +160,7 @@ fn one_node_per_clock() {
     assert_eq!(report.cycles, Some(8 + report.outcome.nodes + 1));
     let link = report.link.unwrap();
     assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
-    assert_eq!(link.bytes_sent, 16, "one SOLVE frame");
+    assert_eq!(link.bytes_sent, 17, "one SOLVE frame");
     assert_eq!(link.bytes_skipped, 0);
 }
 
