@@ -81,6 +81,9 @@ struct Variant {
     device: String,
     max_width: u16,
     max_height: u16,
+    /// Engines and clock when they differ from the main part's.
+    engines: Option<u16>,
+    clock_hz: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -120,7 +123,13 @@ pub fn all() -> Vec<Board> {
                 name: variant.name,
                 title: variant.title,
                 device: variant.device,
-                build: Build { max_width: variant.max_width, max_height: variant.max_height, ..board.build },
+                build: Build {
+                    max_width: variant.max_width,
+                    max_height: variant.max_height,
+                    engines: variant.engines.unwrap_or(board.build.engines),
+                    clock_hz: variant.clock_hz.unwrap_or(board.build.clock_hz),
+                    ..board.build
+                },
                 ..board.clone()
             })
             .collect();
