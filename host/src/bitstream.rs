@@ -264,7 +264,9 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
 
     say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
     let synth = match board.family {
-        Family::Ice40 => "synth_ice40",
+        // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
+        // 6x6 build is near full).
+        Family::Ice40 => "synth_ice40 -abc9",
         Family::Ecp5 => "synth_ecp5",
     };
     let script = format!("{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json");

@@ -92,11 +92,11 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     engine_number: Vec<Constant<Bits<8>>>,
     last_engine: Constant<Bits<32>>,
     split_limit: Constant<Bits<8>>,
+    shares_work: Constant<bool>,
     status_found: Constant<Bits<8>>,
     status_exhausted: Constant<Bits<8>>,
     status_aborted: Constant<Bits<8>>,
     progress_mask: Constant<Bits<48>>,
-    unlimited: Constant<Bits<48>>,
     cmd_identify: Constant<Bits<8>>,
     cmd_solve: Constant<Bits<8>>,
     cmd_abort: Constant<Bits<8>>,
@@ -130,13 +130,14 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     error_command: DFF<Bits<8>>,
     // The search across engines.
     count_run: DFF<bool>,
-    tour_limit: DFF<Bits<48>>,
+    limited: DFF<bool>,
+    tour_limit: DFF<Bits<32>>,
     serve: DFF<Bits<32>>,
     next_ticket: DFF<Bits<32>>,
     streaming: DFF<bool>,
     stream_owner: DFF<Bits<32>>,
-    tours_sent: DFF<Bits<48>>,
-    tours_counted: DFF<Bits<48>>,
+    /// Tours sent (first-K) or counted (count mode).
+    tour_total: DFF<Bits<48>>,
     node_total: DFF<Bits<48>>,
     cycle_total: DFF<Bits<48>>,
     engine_cycle_total: DFF<Bits<48>>,
@@ -148,6 +149,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     flags: Signal<Local, Bits<8>>,
     limit: Signal<Local, Bits<32>>,
     split: Signal<Local, Bits<8>>,
+    served: Signal<Local, Bits<32>>,
     use_engines: Signal<Local, Bits<8>>,
     running_engines: Vec<Signal<Local, Bits<8>>>,
     running_sum: Signal<Local, Bits<8>>,
@@ -166,7 +168,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     stream_last: Signal<Local, bool>,
     limit_reached: Signal<Local, bool>,
     stopping: Signal<Local, bool>,
-    tours_shown: Signal<Local, Bits<48>>,
+    engine_cycles_shown: Signal<Local, Bits<48>>,
     final_status: Signal<Local, Bits<8>>,
     error_slot_free: Signal<Local, bool>,
     rejection: Signal<Local, Bits<8>>,
@@ -217,6 +219,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             last_engine: constant(1 << (engines - 1)),
             // A job level must lie above the last level of the largest board.
             split_limit: constant((SQ - 1).min(255) as u64),
+            // One engine never splits: its job logic then synthesises away.
+            shares_work: Constant::new(engines > 1),
             status_found: constant(STATUS_FOUND),
             status_exhausted: constant(STATUS_EXHAUSTED),
             status_aborted: constant(STATUS_ABORTED),
@@ -224,7 +228,6 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             max_height: constant(max_height as u64),
             row_stride: Constant::new((max_width as u64).into()),
             progress_mask: Constant::new(((1u64 << link.progress_log2) - 1).into()),
-            unlimited: Constant::new(((1u64 << 48) - 1).into()),
             cmd_identify: constant(CMD_IDENTIFY),
             cmd_solve: constant(CMD_SOLVE),
             cmd_abort: constant(CMD_ABORT),
@@ -255,13 +258,13 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             error_code: Default::default(),
             error_command: Default::default(),
             count_run: Default::default(),
+            limited: Default::default(),
             tour_limit: Default::default(),
             serve: Default::default(),
             next_ticket: Default::default(),
             streaming: Default::default(),
             stream_owner: Default::default(),
-            tours_sent: Default::default(),
-            tours_counted: Default::default(),
+            tour_total: Default::default(),
             node_total: Default::default(),
             cycle_total: Default::default(),
             engine_cycle_total: Default::default(),
@@ -272,6 +275,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             flags: Default::default(),
             limit: Default::default(),
             split: Default::default(),
+            served: Default::default(),
             use_engines: Default::default(),
             running_engines: (0..engines).map(|_| Default::default()).collect(),
             running_sum: Default::default(),
@@ -290,7 +294,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             stream_last: Default::default(),
             limit_reached: Default::default(),
             stopping: Default::default(),
-            tours_shown: Default::default(),
+            engine_cycles_shown: Default::default(),
             final_status: Default::default(),
             error_slot_free: Default::default(),
             rejection: Default::default(),
@@ -316,13 +320,13 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             error_code,
             error_command,
             count_run,
+            limited,
             tour_limit,
             serve,
             next_ticket,
             streaming,
             stream_owner,
-            tours_sent,
-            tours_counted,
+            tour_total,
             node_total,
             cycle_total,
             engine_cycle_total
@@ -338,7 +342,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.responses.tx_ready.next = self.transmitter.ready.val();
         self.uart_tx.next = self.transmitter.line.val();
         self.led_busy.next = self.searching.q.val();
-        self.led_found.next = self.tours_sent.q.val().any() | self.tours_counted.q.val().any();
+        self.led_found.next = self.tour_total.q.val().any();
 
         // SOLVE's payload goes to the engines' inputs; `start` decides.
         self.width.next = self.commands.payload.val().get_bits::<8>(0);
@@ -356,7 +360,14 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         if (self.serve.q.val() == self.last_engine.val()) | !self.serve.q.val().any() {
             self.serve.d.next = 1.into();
         }
-        self.limit_reached.next = !self.count_run.q.val() & (self.tours_sent.q.val() == self.tour_limit.q.val());
+        // One engine is always the one served (the register synthesises away).
+        self.served.next = 1.into();
+        if self.shares_work.val() {
+            self.served.next = self.serve.q.val();
+        }
+        self.limit_reached.next = !self.count_run.q.val()
+            & self.limited.q.val()
+            & (self.tour_total.q.val().get_bits::<32>(0) == self.tour_limit.q.val());
         self.stopping.next = self.abort_requested.q.val() | self.limit_reached.val();
         self.offered.next = false;
         self.offered_engine.next = 0.into();
@@ -376,15 +387,18 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             self.engines[i].warnsdorff.next = self.flags.val().get_bit(1);
             self.engines[i].count_all.next = self.flags.val().get_bit(2);
             self.engines[i].prune.next = self.flags.val().get_bit(3);
-            self.engines[i].limit.next = self.unlimited.val();
-            self.engines[i].split_level.next = bit_cast::<LB, 8>(self.split.val());
+            self.engines[i].limit.next = 0.into();
+            self.engines[i].split_level.next = 0.into();
+            if self.shares_work.val() {
+                self.engines[i].split_level.next = bit_cast::<LB, 8>(self.split.val());
+            }
             self.engines[i].counts_above.next = self.engine_one_hot[i].val().get_bit(0);
             self.engines[i].prefix_length.next = 0.into();
             self.engines[i].prefix_square.next = 0.into();
             self.engines[i].prefix_valid.next = false;
             self.engines[i].ticket.next = self.next_ticket.q.val();
             self.engines[i].ticket_grant.next =
-                (self.serve.q.val() & self.engine_one_hot[i].val()).any() & self.engines[i].ticket_request.val();
+                (self.served.val() & self.engine_one_hot[i].val()).any() & self.engines[i].ticket_request.val();
             if self.engines[i].ticket_grant.val() {
                 self.next_ticket.d.next = self.next_ticket.q.val() + 1;
             }
@@ -392,7 +406,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             self.engines[i].cancel.next = self.searching.q.val()
                 & self.stopping.val()
                 & !(self.streaming.q.val() & (self.stream_owner.q.val() & self.engine_one_hot[i].val()).any());
-            if (self.serve.q.val() & self.engine_one_hot[i].val()).any() & self.engines[i].tour_valid.val() {
+            if (self.served.val() & self.engine_one_hot[i].val()).any() & self.engines[i].tour_valid.val() {
                 self.offered.next = true;
                 self.offered_engine.next = self.engine_number[i].val();
                 self.offered_job.next = self.engines[i].job.val();
@@ -455,7 +469,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             !self.any_busy.val() & !self.streaming.q.val() & !self.node_sum.val().any() & !self.tour_sum.val().any();
         if self.searching.q.val() {
             self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 8>(self.node_sum.val());
-            self.tours_counted.d.next = self.tours_counted.q.val() + bit_cast::<48, 8>(self.tour_sum.val());
+            if self.count_run.q.val() {
+                self.tour_total.d.next = self.tour_total.q.val() + bit_cast::<48, 8>(self.tour_sum.val());
+            }
             // Search time: clocks an engine spent waiting for the link to take
             // a tour are not counted.
             self.engine_cycle_total.d.next =
@@ -464,9 +480,11 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                 self.cycle_total.d.next = self.cycle_total.q.val() + 1;
             }
         }
-        self.tours_shown.next = self.tours_sent.q.val();
-        if self.count_run.q.val() {
-            self.tours_shown.next = self.tours_counted.q.val();
+        // One engine: its search cycles are the device's (and its own
+        // counter synthesises away).
+        self.engine_cycles_shown.next = self.cycle_total.q.val();
+        if self.shares_work.val() {
+            self.engine_cycles_shown.next = self.engine_cycle_total.q.val();
         }
         self.final_status.next = self.status_exhausted.val();
         if self.abort_requested.q.val() {
@@ -477,10 +495,10 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         }
 
         // Send the most urgent pending answer whenever the sender is free.
-        self.counters.next = (bit_cast::<FRAME_BITS, 48>(self.tours_shown.val()) << 40)
+        self.counters.next = (bit_cast::<FRAME_BITS, 48>(self.tour_total.q.val()) << 40)
             | (bit_cast::<FRAME_BITS, 48>(self.node_total.q.val()) << 88)
             | (bit_cast::<FRAME_BITS, 48>(self.cycle_total.q.val()) << 136)
-            | (bit_cast::<FRAME_BITS, 48>(self.engine_cycle_total.q.val()) << 184);
+            | (bit_cast::<FRAME_BITS, 48>(self.engine_cycles_shown.val()) << 184);
         self.responses.load.next = false;
         self.responses.header.next = self.counters.val();
         self.responses.header_bytes.next = self.counters_bytes.val();
@@ -511,14 +529,14 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             } else if self.searching.q.val() & !self.streaming.q.val() & !self.stopping.val() & self.offered.val() {
                 self.responses.header.next = self.tour_frame.val()
                     | (bit_cast::<FRAME_BITS, 16>(self.engines[0].board_squares.val() + 9) << 8)
-                    | (bit_cast::<FRAME_BITS, 32>(self.tours_sent.q.val().get_bits::<32>(0) + 1) << 32)
+                    | (bit_cast::<FRAME_BITS, 32>(self.tour_total.q.val().get_bits::<32>(0) + 1) << 32)
                     | (bit_cast::<FRAME_BITS, 8>(self.offered_engine.val()) << 64)
                     | (bit_cast::<FRAME_BITS, 32>(self.offered_job.val()) << 72);
                 self.responses.header_bytes.next = self.tour_bytes.val();
                 self.responses.with_squares.next = true;
                 self.streaming.d.next = true;
-                self.stream_owner.d.next = self.serve.q.val();
-                self.tours_sent.d.next = self.tours_sent.q.val() + 1;
+                self.stream_owner.d.next = self.served.val();
+                self.tour_total.d.next = self.tour_total.q.val() + 1;
             } else if self.progress_due.q.val() {
                 self.responses.header.next = (self.progress_frame.val() | self.counters.val()).replace_bit(32, true);
                 self.progress_due.d.next = false;
@@ -589,14 +607,11 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                     self.searching.d.next = true;
                     self.abort_requested.d.next = false;
                     self.count_run.d.next = self.flags.val().get_bit(2);
-                    self.tour_limit.d.next = bit_cast::<48, 32>(self.limit.val());
-                    if !self.limit.val().any() {
-                        self.tour_limit.d.next = self.unlimited.val();
-                    }
+                    self.limited.d.next = self.limit.val().any();
+                    self.tour_limit.d.next = self.limit.val();
                     self.next_ticket.d.next = 0.into();
                     self.streaming.d.next = false;
-                    self.tours_sent.d.next = 0.into();
-                    self.tours_counted.d.next = 0.into();
+                    self.tour_total.d.next = 0.into();
                     self.node_total.d.next = 0.into();
                     self.cycle_total.d.next = 0.into();
                     self.engine_cycle_total.d.next = 0.into();

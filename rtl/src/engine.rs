@@ -66,7 +66,10 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub prune: Signal<In, bool>,
     /// Count every tour (no streaming) instead of streaming the first `limit`.
     pub count_all: Signal<In, bool>,
-    /// Tours to stream before stopping, in first-K mode.
+    /// Tours to stream before stopping, in first-K mode (0: every tour);
+    /// read as tours are found, so hold it while the search runs. (Not
+    /// latched: the accelerator counts tours itself and ties this to 0, so
+    /// the engine's tour counter synthesises away.)
     pub limit: Signal<In, Bits<48>>,
     /// Squares of a fixed starting path after the start square (a prefix
     /// job); 0 searches from the start square alone. The search then covers
@@ -138,7 +141,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     use_warnsdorff: DFF<bool>,
     use_prune: DFF<bool>,
     count_mode: DFF<bool>,
-    tour_limit: DFF<Bits<48>>,
     prefix_left: DFF<Bits<LB>>,
     // Work splitting: the job level, and which job this engine may enter.
     split_depth: DFF<Bits<LB>>,
@@ -321,7 +323,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             use_warnsdorff: Default::default(),
             use_prune: Default::default(),
             count_mode: Default::default(),
-            tour_limit: Default::default(),
             prefix_left: Default::default(),
             split_depth: Default::default(),
             splitting: Default::default(),
@@ -443,7 +444,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             use_warnsdorff,
             use_prune,
             count_mode,
-            tour_limit,
             prefix_left,
             split_depth,
             splitting,
@@ -979,7 +979,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.emit_wait.d.next = false;
                 } else if self.tour_ready.val() {
                     if self.emit_level.q.val() == self.depth.q.val() {
-                        if self.tour_count.q.val() == self.tour_limit.q.val() {
+                        if self.limit.val().any() & (self.tour_count.q.val() == self.limit.val()) {
                             self.result.d.next = self.status_found.val();
                             self.state.d.next = EngineState::Done;
                         } else {
@@ -1007,7 +1007,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.use_warnsdorff.d.next = self.warnsdorff.val();
             self.use_prune.d.next = self.prune.val();
             self.count_mode.d.next = self.count_all.val();
-            self.tour_limit.d.next = self.limit.val();
             self.prefix_left.d.next = self.prefix_length.val();
             self.split_depth.d.next = self.split_level.val();
             self.top_counter.d.next = self.counts_above.val();
