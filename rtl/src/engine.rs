@@ -654,7 +654,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             & !self.ticket_held.q.val()
             & (((self.depth.q.val() + 1) == self.split_depth.q.val())
                 | (self.resume_valid.q.val() & ((self.resume_level.q.val() + 1) == self.split_depth.q.val())));
-        // Ask for the next job once the search heads back above the job level.
+        // Ask for the next job once no level at or below the job level keeps
+        // an untried move (the next backtrack leaves the job). The current
+        // node may still branch anew, so a ticket can arrive a little before
+        // the job ends; it is only used at the next job-level node.
         self.ticket_request.next = (self.state.q.val() == EngineState::Run)
             & self.splitting.q.val()
             & !self.ticket_held.q.val()
