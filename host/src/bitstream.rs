@@ -78,8 +78,9 @@ pub struct BuildReport {
     pub luts: u64,
     pub flip_flops: u64,
     pub block_rams: Usage,
-    /// Engines × clock at one node per clock per engine (the engine enters a
-    /// node every cycle of a search; 1.00 cycles/node measured in simulation).
+    /// Engines × clock at one node entered per clock per engine (1.00 cycles
+    /// per node measured in simulation; a pruned count also counts the dead
+    /// children it skips, so it goes faster: see `knights bench`).
     pub modeled_nodes_per_second: f64,
     /// The file to flash, in the same directory.
     pub bitstream: String,
@@ -265,7 +266,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
     let synth = match board.family {
         // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
-        // 6x6 build is near full).
+        // build is near full).
         Family::Ice40 => "synth_ice40 -abc9",
         Family::Ecp5 => "synth_ecp5",
     };

@@ -166,9 +166,12 @@ pub struct DeviceArgs {
     /// Baud rate of the board's UART (the bitstream's build setting).
     #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
     pub baud: u32,
-    /// Seconds the board or simulator may stay silent before giving up.
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
-    pub timeout: f64,
+    /// Seconds the board or simulator may stay silent before giving up
+    /// (default: 5 for a board; 60 for the simulator, which runs a few million
+    /// clocks a second and sends progress every 4 million, slower still on a
+    /// loaded machine).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
     /// Threads for counts on the CPU device (default: every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -218,10 +221,11 @@ impl DeviceArgs {
             )
             .into());
         }
-        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
+        let seconds = self.timeout.unwrap_or(if kind == DeviceKind::Sim { 60.0 } else { 5.0 });
+        if !(seconds > 0.0 && seconds.is_finite()) {
             return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
         }
-        let timeout = Duration::from_secs_f64(self.timeout);
+        let timeout = Duration::from_secs_f64(seconds);
         Ok(match kind {
             DeviceKind::Cpu => {
                 let mut cpu = CpuDevice::all_cores();
@@ -430,7 +434,7 @@ fn run_bench(
             bitstream::BUILD_ROOT
         );
     }
-    let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(30))?;
+    let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60))?;
     let cases = bench::standard_cases(sim.max_board());
     let results = bench::run(&mut sim, &cases, &reports, &mut |line| eprintln!("bench: {line}"))?;
     match format {

@@ -153,10 +153,10 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     use_engines: Signal<Local, Bits<8>>,
     running_engines: Vec<Signal<Local, Bits<8>>>,
     running_sum: Signal<Local, Bits<8>>,
-    node_pulses: Vec<Signal<Local, Bits<8>>>,
+    node_pulses: Vec<Signal<Local, Bits<16>>>,
     tour_pulses: Vec<Signal<Local, Bits<8>>>,
     busy_engines: Vec<Signal<Local, bool>>,
-    node_sum: Signal<Local, Bits<8>>,
+    node_sum: Signal<Local, Bits<16>>,
     tour_sum: Signal<Local, Bits<8>>,
     any_busy: Signal<Local, bool>,
     settled: Signal<Local, bool>,
@@ -428,12 +428,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
 
         // Totals, summed from the engines' pulses: a running count along
         // the engines, the last of which is the sum.
-        self.node_pulses[0].next = 0.into();
+        self.node_pulses[0].next = self.engines[0].node_counted.val();
         self.tour_pulses[0].next = 0.into();
         self.busy_engines[0].next = self.engines[0].busy.val();
-        if self.engines[0].node_counted.val() {
-            self.node_pulses[0].next = 1.into();
-        }
         if self.engines[0].tour_counted.val() {
             self.tour_pulses[0].next = 1.into();
         }
@@ -446,12 +443,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.tour_sum.next = self.tour_pulses[0].val();
         self.any_busy.next = self.busy_engines[0].val();
         for i in 1..self.engines.len() {
-            self.node_pulses[i].next = self.node_pulses[i - 1].val();
+            self.node_pulses[i].next = self.node_pulses[i - 1].val() + self.engines[i].node_counted.val();
             self.tour_pulses[i].next = self.tour_pulses[i - 1].val();
             self.busy_engines[i].next = self.busy_engines[i - 1].val() | self.engines[i].busy.val();
-            if self.engines[i].node_counted.val() {
-                self.node_pulses[i].next = self.node_pulses[i - 1].val() + 1;
-            }
             if self.engines[i].tour_counted.val() {
                 self.tour_pulses[i].next = self.tour_pulses[i - 1].val() + 1;
             }
@@ -468,7 +462,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.settled.next =
             !self.any_busy.val() & !self.streaming.q.val() & !self.node_sum.val().any() & !self.tour_sum.val().any();
         if self.searching.q.val() {
-            self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 8>(self.node_sum.val());
+            self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 16>(self.node_sum.val());
             if self.count_run.q.val() {
                 self.tour_total.d.next = self.tour_total.q.val() + bit_cast::<48, 8>(self.tour_sum.val());
             }

@@ -15,6 +15,12 @@
 //! - When the resume level runs out of moves, the next one down is found by a
 //!   priority encoder over the per-level bits and its entry read from RAM for
 //!   the next clock.
+//! - Dead-end pruning judges all eight children of the current square in
+//!   its clock, from counts over the whole board (the host's
+//!   `Searcher::dead_end`, the same rule). In count mode the dead children
+//!   are counted without being entered, so a clock can count up to nine
+//!   nodes; in first-K mode they are entered (a clock each), which keeps the
+//!   node count in the reference's order at every tour.
 //!
 //! A tour in first-K mode pauses the search and streams its squares with a
 //! valid/ready handshake: back-pressure stalls the search, nothing is dropped.
@@ -34,6 +40,7 @@ pub const STATUS_ABORTED: u64 = 3;
 pub enum EngineState {
     Idle,
     Setup,
+    Root,
     Load,
     Run,
     Emit,
@@ -93,10 +100,12 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub ticket: Signal<In, Bits<32>>,
     /// The job being searched: the tag of the tours it streams.
     pub job: Signal<Out, Bits<32>>,
-    /// High for a clock after a node is counted, and after a tour is counted
-    /// in count mode: several engines' totals are summed from these.
-    /// (Registered, so that no output depends on an input in the same clock.)
-    pub node_counted: Signal<Out, bool>,
+    /// Nodes counted in the clock before (up to nine: the node entered and,
+    /// in count mode, the dead children judged without entering them), and
+    /// a tour counted in count mode: several engines' totals are summed from
+    /// these. (Registered, so that no output depends on an input in the same
+    /// clock.)
+    pub node_counted: Signal<Out, Bits<16>>,
     pub tour_counted: Signal<Out, bool>,
     /// Square of the tour being streamed, from the start square on.
     pub tour_square: Signal<Out, Bits<LB>>,
@@ -151,7 +160,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     ticket_held: DFF<bool>,
     owns_job: DFF<bool>,
     current_job: DFF<Bits<32>>,
-    node_pulse: DFF<bool>,
+    node_pulse: DFF<Bits<4>>,
     tour_pulse: DFF<bool>,
     // Setup: the runtime board as a square mask, one rank per clock.
     board: DFF<Bits<SQ>>,
@@ -163,6 +172,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // The search.
     current: DFF<Bits<SQ>>,
     current_index: DFF<Bits<LB>>,
+    // The current node is a dead end (judged when it was chosen).
+    entered_dead: DFF<bool>,
     depth: DFF<Bits<LB>>,
     visited: DFF<Bits<SQ>>,
     stamps: [DFF<Bits<SQ>>; LB],
@@ -172,6 +183,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     resume_moves: DFF<Bits<8>>,
     resume_index: DFF<Bits<LB>>,
     resume_degrees: DFF<Bits<32>>,
+    resume_doomed: DFF<Bits<8>>,
     refill: DFF<bool>,
     reported: DFF<bool>,
     emit_level: DFF<Bits<LB>>,
@@ -183,6 +195,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     moves_ram: RAM<Bits<8>, LB>,
     squares_ram: RAM<Bits<LB>, LB>,
     degrees_ram: RAM<Bits<32>, LB>,
+    doomed_ram: RAM<Bits<8>, LB>,
 
     // Combinational values.
     start_one_hot: Signal<Local, Bits<SQ>>,
@@ -202,6 +215,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     total_carry0: Signal<Local, Bits<SQ>>,
     total_carry1: Signal<Local, Bits<SQ>>,
     onward_count: [Signal<Local, Bits<SQ>>; 4],
+    target_ways: [Signal<Local, Bits<32>>; 8],
     degree: [Signal<Local, Bits<32>>; 8],
     packed_chain: [Signal<Local, Bits<32>>; 8],
     front_key: [Signal<Local, Bits<32>>; 8],
@@ -212,21 +226,38 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     child: Signal<Local, Bits<SQ>>,
     child_index: Signal<Local, Bits<LB>>,
     at_tour: Signal<Local, bool>,
-    near_current: Signal<Local, Bits<SQ>>,
     no_onward: Signal<Local, Bits<SQ>>,
     one_onward: Signal<Local, Bits<SQ>>,
-    no_way: Signal<Local, Bits<SQ>>,
-    one_way: Signal<Local, Bits<SQ>>,
-    closing_free: Signal<Local, Bits<SQ>>,
-    closed_short: Signal<Local, Bits<SQ>>,
-    one_way_any: [Signal<Local, Bits<SQ>>; LB],
-    one_way_two: [Signal<Local, Bits<SQ>>; LB],
-    one_way_many: Signal<Local, bool>,
+    blocked: Signal<Local, Bits<SQ>>,
+    ends: Signal<Local, Bits<SQ>>,
+    blocked_any: [Signal<Local, Bits<SQ>>; LB],
+    blocked_two: [Signal<Local, Bits<SQ>>; LB],
+    ends_any: [Signal<Local, Bits<SQ>>; LB],
+    ends_two: [Signal<Local, Bits<SQ>>; LB],
+    ends_three: [Signal<Local, Bits<SQ>>; LB],
+    some_blocked: Signal<Local, bool>,
+    two_blocked: Signal<Local, bool>,
+    some_ends: Signal<Local, bool>,
+    two_ends: Signal<Local, bool>,
+    three_ends: Signal<Local, bool>,
+    free_two: Signal<Local, bool>,
+    probe: Signal<Local, Bits<SQ>>,
+    lane_blocked_chain: [Signal<Local, Bits<16>>; 8],
+    lane_ends_chain: [Signal<Local, Bits<16>>; 8],
+    lane_blocked: Signal<Local, Bits<16>>,
+    lane_ends: Signal<Local, Bits<16>>,
+    lane_dead_blocked: Signal<Local, Bits<16>>,
+    lane_dead_ends: Signal<Local, Bits<16>>,
+    lane_dead: Signal<Local, Bits<16>>,
+    doomed: Signal<Local, Bits<8>>,
+    probe_dead: Signal<Local, bool>,
+    tried: Signal<Local, Bits<8>>,
     dead: Signal<Local, bool>,
     expand: Signal<Local, bool>,
     back_moves: Signal<Local, Bits<8>>,
     back_index: Signal<Local, Bits<LB>>,
     back_degrees: Signal<Local, Bits<32>>,
+    back_doomed: Signal<Local, Bits<8>>,
     back_key: [Signal<Local, Bits<32>>; 8],
     back_ranks_before: [Signal<Local, Bits<8>>; 8],
     back_beaten: Signal<Local, Bits<8>>,
@@ -245,10 +276,17 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     entering: Signal<Local, bool>,
     entered: Signal<Local, Bits<SQ>>,
     entered_level: Signal<Local, Bits<LB>>,
+    entered_vs_split: Signal<Local, Bits<2>>,
+    push_vs_split: Signal<Local, Bits<2>>,
+    back_vs_split: Signal<Local, Bits<2>>,
     skip_job: Signal<Local, bool>,
     ticket_wait: Signal<Local, bool>,
     entering_job: Signal<Local, bool>,
     counted: Signal<Local, bool>,
+    children_judged: Signal<Local, bool>,
+    doomed_tally: [Signal<Local, Bits<4>>; 8],
+    judged: Signal<Local, Bits<4>>,
+    node_step: Signal<Local, Bits<4>>,
 }
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
@@ -342,6 +380,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             closing_squares: Default::default(),
             current: Default::default(),
             current_index: Default::default(),
+            entered_dead: Default::default(),
             depth: Default::default(),
             visited: Default::default(),
             stamps: std::array::from_fn(|_| Default::default()),
@@ -351,6 +390,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             resume_moves: Default::default(),
             resume_index: Default::default(),
             resume_degrees: Default::default(),
+            resume_doomed: Default::default(),
             refill: Default::default(),
             reported: Default::default(),
             emit_level: Default::default(),
@@ -362,6 +402,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             moves_ram: Default::default(),
             squares_ram: Default::default(),
             degrees_ram: Default::default(),
+            doomed_ram: Default::default(),
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
             start_reach: Default::default(),
@@ -379,6 +420,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             total_carry0: Default::default(),
             total_carry1: Default::default(),
             onward_count: Default::default(),
+            target_ways: Default::default(),
             degree: Default::default(),
             packed_chain: Default::default(),
             front_key: Default::default(),
@@ -389,21 +431,38 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             child: Default::default(),
             child_index: Default::default(),
             at_tour: Default::default(),
-            near_current: Default::default(),
             no_onward: Default::default(),
             one_onward: Default::default(),
-            no_way: Default::default(),
-            one_way: Default::default(),
-            closing_free: Default::default(),
-            closed_short: Default::default(),
-            one_way_any: std::array::from_fn(|_| Default::default()),
-            one_way_two: std::array::from_fn(|_| Default::default()),
-            one_way_many: Default::default(),
+            blocked: Default::default(),
+            ends: Default::default(),
+            blocked_any: std::array::from_fn(|_| Default::default()),
+            blocked_two: std::array::from_fn(|_| Default::default()),
+            ends_any: std::array::from_fn(|_| Default::default()),
+            ends_two: std::array::from_fn(|_| Default::default()),
+            ends_three: std::array::from_fn(|_| Default::default()),
+            some_blocked: Default::default(),
+            two_blocked: Default::default(),
+            some_ends: Default::default(),
+            two_ends: Default::default(),
+            three_ends: Default::default(),
+            free_two: Default::default(),
+            probe: Default::default(),
+            lane_blocked_chain: Default::default(),
+            lane_ends_chain: Default::default(),
+            lane_blocked: Default::default(),
+            lane_ends: Default::default(),
+            lane_dead_blocked: Default::default(),
+            lane_dead_ends: Default::default(),
+            lane_dead: Default::default(),
+            doomed: Default::default(),
+            probe_dead: Default::default(),
+            tried: Default::default(),
             dead: Default::default(),
             expand: Default::default(),
             back_moves: Default::default(),
             back_index: Default::default(),
             back_degrees: Default::default(),
+            back_doomed: Default::default(),
             back_key: Default::default(),
             back_ranks_before: Default::default(),
             back_beaten: Default::default(),
@@ -422,10 +481,17 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             entering: Default::default(),
             entered: Default::default(),
             entered_level: Default::default(),
+            entered_vs_split: Default::default(),
+            push_vs_split: Default::default(),
+            back_vs_split: Default::default(),
             skip_job: Default::default(),
             ticket_wait: Default::default(),
             entering_job: Default::default(),
             counted: Default::default(),
+            children_judged: Default::default(),
+            doomed_tally: Default::default(),
+            judged: Default::default(),
+            node_step: Default::default(),
         }
     }
 }
@@ -463,6 +529,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             closing_squares,
             current,
             current_index,
+            entered_dead,
             depth,
             visited,
             untried_levels,
@@ -471,6 +538,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             resume_moves,
             resume_index,
             resume_degrees,
+            resume_doomed,
             refill,
             reported,
             emit_level,
@@ -490,6 +558,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.squares_ram.write_clock.next = self.clock.val();
         self.degrees_ram.read_clock.next = self.clock.val();
         self.degrees_ram.write_clock.next = self.clock.val();
+        self.doomed_ram.read_clock.next = self.clock.val();
+        self.doomed_ram.write_clock.next = self.clock.val();
+
+        self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
+        self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
 
         // The free neighbours of the current square, in canonical move order.
         self.free.next = self.board.q.val() & !self.visited.q.val();
@@ -533,14 +606,17 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.onward_count[2].next = self.quad_sum2[0].val() ^ self.quad_sum2[1].val() ^ self.total_carry1.val();
         self.onward_count[3].next = (self.quad_sum2[0].val() & self.quad_sum2[1].val())
             | (self.total_carry1.val() & (self.quad_sum2[0].val() | self.quad_sum2[1].val()));
+        // Each move's target square's onward count: its Warnsdorff degree,
+        // and what pruning needs to know of it.
         for m in 0..8 {
+            self.target_ways[m].next = bits::<32>(0)
+                .replace_bit(0, (self.targets[m].val() & self.onward_count[0].val()).any())
+                .replace_bit(1, (self.targets[m].val() & self.onward_count[1].val()).any())
+                .replace_bit(2, (self.targets[m].val() & self.onward_count[2].val()).any())
+                .replace_bit(3, (self.targets[m].val() & self.onward_count[3].val()).any());
             self.degree[m].next = 0.into();
             if self.use_warnsdorff.q.val() {
-                self.degree[m].next = bits::<32>(0)
-                    .replace_bit(0, (self.targets[m].val() & self.onward_count[0].val()).any())
-                    .replace_bit(1, (self.targets[m].val() & self.onward_count[1].val()).any())
-                    .replace_bit(2, (self.targets[m].val() & self.onward_count[2].val()).any())
-                    .replace_bit(3, (self.targets[m].val() & self.onward_count[3].val()).any());
+                self.degree[m].next = self.target_ways[m].val();
             }
         }
         // Packed four bits per move, as the stack RAM keeps them. Degrees are
@@ -551,6 +627,132 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.packed_chain[m - 1].val() | (self.degree[m].val() << self.degree_shift[m].val());
         }
 
+        // Dead-end pruning of all eight children at once, before any is
+        // entered (the host's `Searcher::dead_end`, the same rule). Entering
+        // a child c, a free square's ways in become its onward count here: it
+        // loses c as a free neighbour and gains c as the current square. So:
+        //  - open: c is dead when a free square other than c has no way in,
+        //    or two have one (both would have to be last);
+        //  - closed (a knight move to the start is one more way): when a free
+        //    square other than c has at most one way, or no free square but c
+        //    closes the tour, with any square left after c.
+        // `blocked` holds the free squares of the first rule, `ends` those of
+        // the second (open: one way in; closed: closing).
+        self.no_onward.next = !(self.onward_count[0].val()
+            | self.onward_count[1].val()
+            | self.onward_count[2].val()
+            | self.onward_count[3].val());
+        self.one_onward.next = self.onward_count[0].val()
+            & !(self.onward_count[1].val() | self.onward_count[2].val() | self.onward_count[3].val());
+        if self.want_closed.q.val() {
+            self.blocked.next =
+                self.free.val() & (self.no_onward.val() | (self.one_onward.val() & !self.closing_squares.q.val()));
+            self.ends.next = self.free.val() & self.closing_squares.q.val();
+        } else {
+            self.blocked.next = self.free.val() & self.no_onward.val();
+            self.ends.next = self.free.val() & self.one_onward.val();
+        }
+        // How many of each (up to two, and three ends), by trees: after step
+        // k, bit i says whether squares i .. i + 2^(k+1) hold any / two /
+        // three of them.
+        self.blocked_any[0].next = self.blocked.val() | (self.blocked.val() >> self.smear_shift[0].val());
+        self.blocked_two[0].next = self.blocked.val() & (self.blocked.val() >> self.smear_shift[0].val());
+        self.ends_any[0].next = self.ends.val() | (self.ends.val() >> self.smear_shift[0].val());
+        self.ends_two[0].next = self.ends.val() & (self.ends.val() >> self.smear_shift[0].val());
+        self.ends_three[0].next = 0.into();
+        for k in 1..LB {
+            self.blocked_any[k].next =
+                self.blocked_any[k - 1].val() | (self.blocked_any[k - 1].val() >> self.smear_shift[k].val());
+            self.blocked_two[k].next = self.blocked_two[k - 1].val()
+                | (self.blocked_two[k - 1].val() >> self.smear_shift[k].val())
+                | (self.blocked_any[k - 1].val() & (self.blocked_any[k - 1].val() >> self.smear_shift[k].val()));
+            self.ends_any[k].next =
+                self.ends_any[k - 1].val() | (self.ends_any[k - 1].val() >> self.smear_shift[k].val());
+            self.ends_two[k].next = self.ends_two[k - 1].val()
+                | (self.ends_two[k - 1].val() >> self.smear_shift[k].val())
+                | (self.ends_any[k - 1].val() & (self.ends_any[k - 1].val() >> self.smear_shift[k].val()));
+            self.ends_three[k].next = self.ends_three[k - 1].val()
+                | (self.ends_three[k - 1].val() >> self.smear_shift[k].val())
+                | (self.ends_two[k - 1].val() & (self.ends_any[k - 1].val() >> self.smear_shift[k].val()))
+                | (self.ends_any[k - 1].val() & (self.ends_two[k - 1].val() >> self.smear_shift[k].val()));
+            self.some_blocked.next = self.blocked_any[k].val().get_bit(0);
+            self.two_blocked.next = self.blocked_two[k].val().get_bit(0);
+            self.some_ends.next = self.ends_any[k].val().get_bit(0);
+            self.two_ends.next = self.ends_two[k].val().get_bit(0);
+            self.three_ends.next = self.ends_three[k].val().get_bit(0);
+        }
+        // Squares free besides c: the visited ones are the levels 0..=depth
+        // (while probing, depth is one below the probed square's level).
+        self.free_two.next = (bit_cast::<16, LB>(self.depth.q.val() + 1) + 2) <= self.area.q.val();
+        // The candidates, as lanes: the eight moves' targets (read off their
+        // onward counts), and lane 8, the *probe*: the start square or a
+        // prefix square, judged as it is entered.
+        self.probe.next = self.prefix_one_hot.val();
+        if self.state.q.val() == EngineState::Root {
+            self.probe.next = self.start_one_hot.val();
+        }
+        self.lane_blocked_chain[0].next = bits::<16>(0).replace_bit(
+            0,
+            !self.target_ways[0].val().any()
+                | (self.want_closed.q.val()
+                    & (self.target_ways[0].val() == 1)
+                    & !(self.targets[0].val() & self.closing_squares.q.val()).any()),
+        );
+        self.lane_ends_chain[0].next = bits::<16>(0).replace_bit(
+            0,
+            (self.want_closed.q.val() & (self.targets[0].val() & self.closing_squares.q.val()).any())
+                | (!self.want_closed.q.val() & (self.target_ways[0].val() == 1)),
+        );
+        for m in 1..8 {
+            self.lane_blocked_chain[m].next = self.lane_blocked_chain[m - 1].val().replace_bit(
+                m,
+                !self.target_ways[m].val().any()
+                    | (self.want_closed.q.val()
+                        & (self.target_ways[m].val() == 1)
+                        & !(self.targets[m].val() & self.closing_squares.q.val()).any()),
+            );
+            self.lane_ends_chain[m].next = self.lane_ends_chain[m - 1].val().replace_bit(
+                m,
+                (self.want_closed.q.val() & (self.targets[m].val() & self.closing_squares.q.val()).any())
+                    | (!self.want_closed.q.val() & (self.target_ways[m].val() == 1)),
+            );
+        }
+        self.lane_blocked.next =
+            self.lane_blocked_chain[7].val().replace_bit(8, (self.probe.val() & self.blocked.val()).any());
+        self.lane_ends.next = self.lane_ends_chain[7].val().replace_bit(8, (self.probe.val() & self.ends.val()).any());
+        // Each rule, for every lane at once.
+        self.lane_dead_blocked.next = 0.into();
+        if self.two_blocked.val() {
+            self.lane_dead_blocked.next = !bits::<16>(0);
+        } else if self.some_blocked.val() {
+            self.lane_dead_blocked.next = !self.lane_blocked.val();
+        }
+        self.lane_dead_ends.next = 0.into();
+        if self.want_closed.q.val() {
+            if self.free_two.val() & !self.some_ends.val() {
+                self.lane_dead_ends.next = !bits::<16>(0);
+            } else if self.free_two.val() & !self.two_ends.val() {
+                self.lane_dead_ends.next = self.lane_ends.val();
+            }
+        } else if self.three_ends.val() {
+            self.lane_dead_ends.next = !bits::<16>(0);
+        } else if self.two_ends.val() {
+            self.lane_dead_ends.next = !self.lane_ends.val();
+        }
+        self.lane_dead.next = 0.into();
+        if self.use_prune.q.val() {
+            self.lane_dead.next = self.lane_dead_blocked.val() | self.lane_dead_ends.val();
+        }
+        self.doomed.next = self.moves.val() & bit_cast::<8, 16>(self.lane_dead.val());
+        self.probe_dead.next = self.lane_dead.val().get_bit(8);
+        // Count mode skips the dead children: they are counted, not entered.
+        // First-K mode enters them, so that nodes are counted in the
+        // reference's order; a child entered dead has no moves.
+        self.tried.next = self.moves.val();
+        if self.count_mode.q.val() {
+            self.tried.next = self.moves.val() & !self.doomed.val();
+        }
+        self.dead.next = self.entered_dead.q.val();
         // The first move to try: the free move of least (degree, index). Each
         // move gets the key `degree * 8 + index` (all eight differ); every pair
         // of keys is compared at once and the free move that no other free move
@@ -562,7 +764,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         for j in 0..8 {
             self.front_ranks_before[j].next = 0.into();
-            if self.moves.val().get_bit(j) {
+            if self.tried.val().get_bit(j) {
                 self.front_ranks_before[j].next = bits::<8>(0)
                     .replace_bit(0, self.front_key[j].val() < self.front_key[0].val())
                     .replace_bit(1, self.front_key[j].val() < self.front_key[1].val())
@@ -582,8 +784,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             | self.front_ranks_before[5].val()
             | self.front_ranks_before[6].val()
             | self.front_ranks_before[7].val();
-        self.first.next = self.moves.val() & !self.front_beaten.val();
-        self.rest.next = self.moves.val() & !self.first.val();
+        self.first.next = self.tried.val() & !self.front_beaten.val();
+        self.rest.next = self.tried.val() & !self.first.val();
         self.child.next = 0.into();
         self.child_index.next = self.current_index.q.val();
         for m in 0..8 {
@@ -595,58 +797,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
             & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
 
-        // Dead-end pruning, over every square at once. A free square's ways
-        // in are its free neighbours (the onward count) plus the current
-        // square if a knight move away; on a closed tour, plus the start
-        // square's closing move. Open: dead when a free square has no way
-        // in or two have one (both would have to be last). Closed: dead when
-        // a free square has at most one way, or none is next to the start.
-        self.near_current.next = self.targets[0].val()
-            | self.targets[1].val()
-            | self.targets[2].val()
-            | self.targets[3].val()
-            | self.targets[4].val()
-            | self.targets[5].val()
-            | self.targets[6].val()
-            | self.targets[7].val();
-        self.no_onward.next = !(self.onward_count[0].val()
-            | self.onward_count[1].val()
-            | self.onward_count[2].val()
-            | self.onward_count[3].val());
-        self.one_onward.next = self.onward_count[0].val()
-            & !(self.onward_count[1].val() | self.onward_count[2].val() | self.onward_count[3].val());
-        self.no_way.next = self.free.val() & self.no_onward.val() & !self.near_current.val();
-        self.one_way.next = self.free.val()
-            & ((self.one_onward.val() & !self.near_current.val()) | (self.no_onward.val() & self.near_current.val()));
-        self.closing_free.next = self.free.val() & self.closing_squares.q.val();
-        self.closed_short.next = self.free.val()
-            & ((self.no_onward.val() & !(self.near_current.val() & self.closing_squares.q.val()))
-                | (self.one_onward.val() & !self.near_current.val() & !self.closing_squares.q.val()));
-        // Two or more one-way squares, by a tree: after step k, bit i says
-        // whether squares i .. i + 2^(k+1) hold any / at least two of them.
-        self.one_way_any[0].next = self.one_way.val() | (self.one_way.val() >> self.smear_shift[0].val());
-        self.one_way_two[0].next = self.one_way.val() & (self.one_way.val() >> self.smear_shift[0].val());
-        for k in 1..LB {
-            self.one_way_any[k].next =
-                self.one_way_any[k - 1].val() | (self.one_way_any[k - 1].val() >> self.smear_shift[k].val());
-            self.one_way_two[k].next = self.one_way_two[k - 1].val()
-                | (self.one_way_two[k - 1].val() >> self.smear_shift[k].val())
-                | (self.one_way_any[k - 1].val() & (self.one_way_any[k - 1].val() >> self.smear_shift[k].val()));
-            self.one_way_many.next = self.one_way_two[k].val().get_bit(0);
-        }
-        self.dead.next = false;
-        if self.use_prune.q.val() {
-            if self.want_closed.q.val() {
-                self.dead.next =
-                    self.closed_short.val().any() | (self.free.val().any() & !self.closing_free.val().any());
-            } else {
-                self.dead.next = self.no_way.val().any() | self.one_way_many.val();
-            }
-        }
         // A job another engine holds is skipped like a dead end.
         self.skip_job.next =
             self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
-        self.expand.next = self.moves.val().any() & !self.dead.val() & !self.skip_job.val();
+        self.expand.next = self.tried.val().any() & !self.dead.val() & !self.skip_job.val();
         // Entering a job level needs a ticket in hand. The test looks at both
         // possible steps (descend and backtrack) so that it does not wait on
         // `expand`, the longest path; waiting a clock too often costs little.
@@ -672,10 +826,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.back_moves.next = self.resume_moves.q.val();
         self.back_index.next = self.resume_index.q.val();
         self.back_degrees.next = self.resume_degrees.q.val();
+        self.back_doomed.next = self.resume_doomed.q.val();
         if self.refill.q.val() {
             self.back_moves.next = self.moves_ram.read_data.val();
             self.back_index.next = self.squares_ram.read_data.val();
             self.back_degrees.next = self.degrees_ram.read_data.val();
+            self.back_doomed.next = self.doomed_ram.read_data.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
         // The same choice among the resume level's untried moves.
@@ -719,6 +875,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.resume_moves.d.next = self.back_moves.val();
         self.resume_index.d.next = self.back_index.val();
         self.resume_degrees.d.next = self.back_degrees.val();
+        self.resume_doomed.d.next = self.back_doomed.val();
         self.refill.d.next = false;
 
         // Squares stamped deeper than the resume level: freed by a backtrack.
@@ -759,9 +916,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.moves_ram.read_address.next = self.below_index.val();
         self.squares_ram.read_address.next = self.below_index.val();
         self.degrees_ram.read_address.next = self.below_index.val();
+        self.doomed_ram.read_address.next = self.below_index.val();
 
         // The start square's knight neighbours: where a closed tour may end.
-        self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
         self.start_reach[0].next =
             ((self.start_one_hot.val() & self.legal[0].val()) << self.shift_up[0].val()) >> self.shift_down[0].val();
         for m in 1..8 {
@@ -774,16 +931,34 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.moves_ram.write_enable.next = false;
         self.squares_ram.write_enable.next = false;
         self.degrees_ram.write_enable.next = false;
+        self.doomed_ram.write_enable.next = false;
         self.moves_ram.write_address.next = self.depth.q.val();
         self.squares_ram.write_address.next = self.depth.q.val();
         self.degrees_ram.write_address.next = self.depth.q.val();
+        self.doomed_ram.write_address.next = self.depth.q.val();
         self.moves_ram.write_data.next = self.rest.val();
         self.squares_ram.write_data.next = self.current_index.q.val();
         self.degrees_ram.write_data.next = self.packed_chain[7].val();
+        self.doomed_ram.write_data.next = self.doomed.val();
         self.entered.next = self.child.val();
         self.entered_level.next = self.depth.q.val() + 1;
+        // Where the entered level lies against the split level (0 above, 1 at,
+        // 2 below), compared for both possible steps before `expand` picks
+        // one: a compare after that choice was the longest path.
+        self.push_vs_split.next = 0.into();
+        if (self.depth.q.val() + 1) == self.split_depth.q.val() {
+            self.push_vs_split.next = 1.into();
+        } else if (self.depth.q.val() + 1) > self.split_depth.q.val() {
+            self.push_vs_split.next = 2.into();
+        }
+        self.back_vs_split.next = 0.into();
+        if (self.resume_level.q.val() + 1) == self.split_depth.q.val() {
+            self.back_vs_split.next = 1.into();
+        } else if (self.resume_level.q.val() + 1) > self.split_depth.q.val() {
+            self.back_vs_split.next = 2.into();
+        }
+        self.entered_vs_split.next = self.push_vs_split.val();
 
-        self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
         self.prefix_ready.next = false;
         self.tour_square.next = self.squares_ram.read_data.val();
         self.tour_valid.next = false;
@@ -797,65 +972,70 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.cycles.next = self.cycle_count.q.val();
         self.board_squares.next = self.area.q.val();
         self.job.next = self.current_job.q.val();
-        self.node_counted.next = self.node_pulse.q.val();
+        self.node_counted.next = bit_cast::<16, 4>(self.node_pulse.q.val());
         self.tour_counted.next = self.tour_pulse.q.val();
-        self.node_pulse.d.next = false;
         self.tour_pulse.d.next = false;
+        self.children_judged.next = false;
 
         match self.state.q.val() {
             EngineState::Idle => {}
             EngineState::Setup => {
+                // The runtime board as a square mask, one rank per clock.
                 self.busy.next = true;
                 self.cycle_count.d.next = self.cycle_count.q.val() + 1;
-                if self.setup_rank.q.val() == self.max_rows.val() {
-                    if (self.start_one_hot.val() & self.board.q.val()).any() {
-                        self.current.d.next = self.start_one_hot.val();
-                        self.current_index.d.next = self.start_index.q.val();
-                        self.depth.d.next = 0.into();
-                        self.visited.d.next = self.start_one_hot.val();
-                        for k in 0..LB {
-                            self.stamps[k].d.next = 0.into();
-                        }
-                        self.untried_levels.d.next = 0.into();
-                        self.resume_valid.d.next = false;
-                        self.reported.d.next = false;
-                        self.last_level.d.next = bit_cast::<LB, 16>(self.area.q.val() - 1);
-                        self.closing_squares.d.next = self.start_reach[7].val();
-                        self.node_count.d.next = 1.into();
-                        self.state.d.next = EngineState::Run;
-                        if self.prefix_left.q.val().any() {
-                            self.state.d.next = EngineState::Load;
-                        }
-                        // Split only above the last level (a job must not be
-                        // a whole tour); a board too small for the requested
-                        // level is searched whole by the engine counting the
-                        // top, and the others stop.
-                        self.splitting.d.next = false;
-                        self.node_pulse.d.next = true;
-                        if self.split_depth.q.val().any() & !self.top_counter.q.val() {
-                            self.node_count.d.next = 0.into();
-                            self.node_pulse.d.next = false;
-                        }
-                        if self.split_depth.q.val().any() {
-                            if self.split_depth.q.val() < bit_cast::<LB, 16>(self.area.q.val() - 1) {
-                                self.splitting.d.next = true;
-                            } else if !self.top_counter.q.val() {
-                                self.result.d.next = self.status_exhausted.val();
-                                self.state.d.next = EngineState::Done;
-                            }
-                        }
-                    } else {
-                        self.result.d.next = self.status_exhausted.val();
-                        self.state.d.next = EngineState::Done;
+                if self.setup_rank.q.val() < self.board_height.q.val() {
+                    self.board.d.next = self.board.q.val()
+                        | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
+                    self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
+                }
+                self.setup_rank.d.next = self.setup_rank.q.val() + 1;
+                self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
+                if (self.setup_rank.q.val() + 1) == self.max_rows.val() {
+                    // Nothing is visited while the start square is judged,
+                    // one level below level 0.
+                    self.current.d.next = 0.into();
+                    self.visited.d.next = 0.into();
+                    self.depth.d.next = !bits::<LB>(0);
+                    for k in 0..LB {
+                        self.stamps[k].d.next = 0.into();
                     }
+                    self.untried_levels.d.next = 0.into();
+                    self.resume_valid.d.next = false;
+                    self.reported.d.next = false;
+                    self.closing_squares.d.next = self.start_reach[7].val();
+                    self.state.d.next = EngineState::Root;
+                }
+            }
+            EngineState::Root => {
+                // Enter the start square, judged like a child.
+                self.busy.next = true;
+                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+                self.last_level.d.next = bit_cast::<LB, 16>(self.area.q.val() - 1);
+                // Split only above the last level (a job must not be a whole
+                // tour); a board too small for the requested level is
+                // searched whole by the engine counting the top, and the
+                // others stop.
+                self.splitting.d.next = self.split_depth.q.val().any()
+                    & (self.split_depth.q.val() < bit_cast::<LB, 16>(self.area.q.val() - 1));
+                if !(self.start_one_hot.val() & self.board.q.val()).any()
+                    | (self.split_depth.q.val().any()
+                        & !self.top_counter.q.val()
+                        & (self.split_depth.q.val() >= bit_cast::<LB, 16>(self.area.q.val() - 1)))
+                {
+                    self.result.d.next = self.status_exhausted.val();
+                    self.state.d.next = EngineState::Done;
                 } else {
-                    if self.setup_rank.q.val() < self.board_height.q.val() {
-                        self.board.d.next = self.board.q.val()
-                            | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
-                        self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
+                    self.entering.next = true;
+                    self.entered.next = self.start_one_hot.val();
+                    self.entered_dead.d.next = self.probe_dead.val();
+                    self.visited.d.next = self.start_one_hot.val();
+                    self.current.d.next = self.start_one_hot.val();
+                    self.current_index.d.next = self.start_index.q.val();
+                    self.depth.d.next = 0.into();
+                    self.state.d.next = EngineState::Run;
+                    if self.prefix_left.q.val().any() {
+                        self.state.d.next = EngineState::Load;
                     }
-                    self.setup_rank.d.next = self.setup_rank.q.val() + 1;
-                    self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
                 }
             }
             EngineState::Load => {
@@ -870,6 +1050,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 } else if self.prefix_valid.val() {
                     self.entering.next = true;
                     self.entered.next = self.prefix_one_hot.val();
+                    self.entered_dead.d.next = self.probe_dead.val();
                     self.moves_ram.write_enable.next = true;
                     self.squares_ram.write_enable.next = true;
                     self.degrees_ram.write_enable.next = true;
@@ -906,12 +1087,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.tour_pulse.d.next = true;
                     }
                     self.reported.d.next = false;
+                    self.children_judged.next = true;
                     if self.expand.val() {
                         // Descend: push this level, enter its first free move.
                         self.entering.next = true;
+                        self.entered_dead.d.next = (self.first.val() & self.doomed.val()).any();
                         self.moves_ram.write_enable.next = true;
                         self.squares_ram.write_enable.next = true;
                         self.degrees_ram.write_enable.next = true;
+                        self.doomed_ram.write_enable.next = true;
                         if self.rest.val().any() {
                             self.untried_levels.d.next =
                                 self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
@@ -920,6 +1104,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                             self.resume_moves.d.next = self.rest.val();
                             self.resume_index.d.next = self.current_index.q.val();
                             self.resume_degrees.d.next = self.packed_chain[7].val();
+                            self.resume_doomed.d.next = self.doomed.val();
                         } else {
                             self.untried_levels.d.next =
                                 self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
@@ -933,6 +1118,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.entering.next = true;
                         self.entered.next = self.back_child.val();
                         self.entered_level.next = self.resume_level.q.val() + 1;
+                        self.entered_vs_split.next = self.back_vs_split.val();
+                        self.entered_dead.d.next = (self.back_first.val() & self.back_doomed.val()).any();
                         self.moves_ram.write_enable.next = true;
                         self.squares_ram.write_enable.next = true;
                         self.degrees_ram.write_enable.next = true;
@@ -1032,11 +1219,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // Stamp the square entered this clock with its level; count it
         // (when splitting, in one engine only: above the job level, the one
         // counting the top; at it, the ticket holder; below, the only one).
-        self.entering_job.next = self.splitting.q.val() & (self.entered_level.val() == self.split_depth.q.val());
+        self.entering_job.next = self.splitting.q.val() & (self.entered_vs_split.val() == 1);
         self.counted.next = !self.splitting.q.val()
-            | (self.entered_level.val() > self.split_depth.q.val())
+            | (self.entered_vs_split.val() == 2)
             | (self.entering_job.val() & (self.jobs_seen.q.val() == self.held_ticket.q.val()))
-            | ((self.entered_level.val() < self.split_depth.q.val()) & self.top_counter.q.val());
+            | ((self.entered_vs_split.val() == 0) & self.top_counter.q.val());
         if self.entering.val() & self.entering_job.val() {
             self.jobs_seen.d.next = self.jobs_seen.q.val() + 1;
             self.owns_job.d.next = self.jobs_seen.q.val() == self.held_ticket.q.val();
@@ -1045,11 +1232,39 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.current_job.d.next = self.held_ticket.q.val();
             }
         }
-        if self.entering.val() {
-            if self.counted.val() {
-                self.node_count.d.next = self.node_count.q.val() + 1;
-                self.node_pulse.d.next = true;
+        if self.state.q.val() == EngineState::Root {
+            self.counted.next = !self.split_depth.q.val().any() | self.top_counter.q.val();
+        }
+        // Dead children judged without being entered (count mode), counted by
+        // the engine that counts their level (as `counted` above).
+        self.doomed_tally[0].next = 0.into();
+        if self.doomed.val().get_bit(0) {
+            self.doomed_tally[0].next = 1.into();
+        }
+        for m in 1..8 {
+            self.doomed_tally[m].next = self.doomed_tally[m - 1].val();
+            if self.doomed.val().get_bit(m) {
+                self.doomed_tally[m].next = self.doomed_tally[m - 1].val() + 1;
             }
+        }
+        self.judged.next = 0.into();
+        if self.children_judged.val()
+            & self.count_mode.q.val()
+            & !self.dead.val()
+            & !self.skip_job.val()
+            & (!self.splitting.q.val() | (self.depth.q.val() >= self.split_depth.q.val()) | self.top_counter.q.val())
+        {
+            self.judged.next = self.doomed_tally[7].val();
+        }
+        self.node_step.next = self.judged.val();
+        if self.entering.val() & self.counted.val() {
+            self.node_step.next = self.judged.val() + 1;
+        }
+        self.node_pulse.d.next = self.node_step.val();
+        if self.node_step.val().any() {
+            self.node_count.d.next = self.node_count.q.val() + bit_cast::<48, 4>(self.node_step.val());
+        }
+        if self.entering.val() {
             for k in 0..LB {
                 if self.entered_level.val().get_bit(k) {
                     self.stamps[k].d.next = self.stamps[k].q.val() | self.entered.val();

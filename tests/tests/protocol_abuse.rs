@@ -37,7 +37,7 @@ fn answers(link: &mut Link<SimTransport>) -> Vec<Response> {
 fn answers_to_done(link: &mut Link<SimTransport>) -> Vec<Response> {
     let mut all = Vec::new();
     while !matches!(all.last(), Some(Response::Done { .. })) {
-        match link.receive(Duration::from_secs(2)).unwrap() {
+        match link.receive(Duration::from_secs(60)).unwrap() {
             Some(response) => all.push(response),
             None => panic!("no DONE after {all:?}"),
         }
@@ -168,7 +168,7 @@ fn a_second_solve_is_refused_while_busy_and_abort_returns_to_idle() {
 
 #[test]
 fn all_304_tours_of_5x5_arrive_through_the_uart_once_each() {
-    let device = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(10)).unwrap();
+    let device = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap();
     let mut device: Box<dyn knights::device::Device> = Box::new(device);
     let spec = SearchSpec {
         board: "5".parse().unwrap(),
@@ -288,7 +288,7 @@ fn connecting_aborts_a_search_an_earlier_session_left_running() {
     assert_eq!(link.receive(QUIET).unwrap(), Some(Response::Ack { command: code::SOLVE }));
     // The host goes away without reading; a new one connects to the board.
     let transport = std::mem::replace(link.transport(), SimTransport::new());
-    let mut device = LinkedDevice::connect("sim", transport, Duration::from_secs(10)).unwrap();
+    let mut device = LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap();
     let spec = SearchSpec {
         board: "5".parse().unwrap(),
         start: "a1".parse().unwrap(),

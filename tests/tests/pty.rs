@@ -41,7 +41,7 @@ impl Served {
 
     fn connect(&self) -> LinkedDevice<SerialTransport> {
         let port = SerialTransport::open(&self.path, 3_000_000).unwrap();
-        let mut device = LinkedDevice::connect("board", port, Duration::from_secs(10)).unwrap();
+        let mut device = LinkedDevice::connect("board", port, Duration::from_secs(60)).unwrap();
         // Engine 0 alone, so first-K tours come in the reference's order.
         device.set_split(Some(0));
         device

@@ -14,13 +14,14 @@ use std::collections::HashSet;
 
 use knights::device::{Device, Report, Sink};
 use knights::link::LinkedDevice;
+use knights::moves::is_knight_move;
 use knights::search::Flow;
 use knights::transport::SimTransport;
 use knights::validate::check_tour;
-use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Square, Status};
+use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square, Status};
 
 fn board() -> LinkedDevice<SimTransport> {
-    LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(10)).unwrap()
+    LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap()
 }
 
 #[derive(Default)]
@@ -162,6 +163,43 @@ fn one_node_per_clock() {
     assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
     assert_eq!(link.bytes_sent, 17, "one SOLVE frame");
     assert_eq!(link.bytes_skipped, 0);
+}
+
+/// The search tree below `path`, walked by plain recursion over the
+/// readable pruning rule (`Searcher::prunes`): its nodes, and how many of them
+/// below the root are dead ends.
+fn tree_below(searcher: &Searcher, path: &mut Vec<Square>) -> (u64, u64) {
+    if searcher.prunes(path) {
+        return (1, u64::from(path.len() > 1));
+    }
+    let (mut nodes, mut dead) = (1, 0);
+    let last = *path.last().unwrap();
+    for square in searcher.spec().board.squares() {
+        if !path.contains(&square) && is_knight_move(last, square) {
+            path.push(square);
+            let (n, d) = tree_below(searcher, path);
+            path.pop();
+            (nodes, dead) = (nodes + n, dead + d);
+        }
+    }
+    (nodes, dead)
+}
+
+#[test]
+fn a_pruned_count_skips_dead_ends_without_entering_them() {
+    // One engine: a clock per rank of setup, one per node entered (the dead
+    // ends below the root are counted but not entered), one to finish.
+    let mut device = board();
+    device.set_split(Some(0));
+    for (board, closed) in [("5", false), ("6x5", true), ("4", false)] {
+        let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
+        let (nodes, dead) = tree_below(&Searcher::new(spec).unwrap(), &mut vec![spec.start]);
+        let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
+        assert_eq!(report.outcome, reference(spec, Goal::CountAll).0, "{board}");
+        assert_eq!(report.outcome.nodes, nodes, "{board}");
+        assert!(dead > 0, "{board}");
+        assert_eq!(report.cycles, Some(8 + (nodes - dead) + 1), "{board}: {dead} dead ends");
+    }
 }
 
 #[test]
