@@ -11,8 +11,10 @@ use knights_rtl::accelerator::LinkSettings;
 /// The largest board of the simulated build.
 const MAX_WIDTH: usize = 8;
 const MAX_HEIGHT: usize = 8;
-/// Engines in the simulated build.
-const ENGINES: usize = 4;
+/// Engines in the simulated build, unless `KNIGHTS_SIM_ENGINES` says how
+/// many (`knights bench` models a board's time only when the simulator has at
+/// least the board's engines; more engines make every simulated clock slower).
+const DEFAULT_ENGINES: usize = 4;
 
 fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -20,9 +22,20 @@ fn main() {
     let shim = manifest.join("csrc/shim.cpp");
     println!("cargo:rerun-if-changed={}", shim.display());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=KNIGHTS_SIM_ENGINES");
+    let engines = match std::env::var("KNIGHTS_SIM_ENGINES") {
+        Ok(text) => match text.parse::<usize>() {
+            Ok(n) if (1..=knights_rtl::accelerator::MAX_ENGINES).contains(&n) => n,
+            _ => panic!(
+                "KNIGHTS_SIM_ENGINES={text}: give a number of engines from 1 to {}",
+                knights_rtl::accelerator::MAX_ENGINES
+            ),
+        },
+        Err(_) => DEFAULT_ENGINES,
+    };
 
     let link = LinkSettings::simulation();
-    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, ENGINES, link)
+    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, engines, link)
         .expect("a supported build size");
     let top = out.join("top.v");
     std::fs::write(&top, verilog).unwrap();
@@ -30,7 +43,7 @@ fn main() {
         out.join("build_settings.rs"),
         format!(
             "/// The simulated build: largest board, clock, UART bit time.\n\
-             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {ENGINES}, \
+             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {engines}, \
              clock_hz: {}, \
              clocks_per_bit: {} }};\n",
             link.clock_hz,

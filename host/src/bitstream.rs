@@ -255,7 +255,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         link,
     )
     .expect("area checked above");
-    write(&path("accelerator.v"), &rtl)?;
+    write(&path("accelerator.v"), &keep_engines_apart(&rtl, options.engines))?;
     write(&path("board.v"), &wrapper_verilog(board, &plan))?;
     let constraints = board.constraints_file();
     write(&path(&constraints), &board.constraints())?;
@@ -505,6 +505,29 @@ fn log_utilisation(log: &str) -> Vec<(String, Usage)> {
         .collect()
 }
 
+/// Marks each engine module `keep_hierarchy` when there are several, so that
+/// yosys maps them one at a time: ABC9 takes about 25 minutes on a flattened
+/// design of four 8x8 engines and about half a minute per engine apart. One
+/// engine stays flat, as its inputs that the accelerator ties off fold away.
+fn keep_engines_apart(verilog: &str, engines: u16) -> String {
+    if engines <= 1 {
+        return verilog.to_string();
+    }
+    let mut out = String::with_capacity(verilog.len() + 32 * usize::from(engines));
+    for line in verilog.lines() {
+        let engine_module = line
+            .strip_prefix("module top$engines$")
+            .and_then(|rest| rest.split('(').next())
+            .is_some_and(|number| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()));
+        if engine_module {
+            out.push_str("(* keep_hierarchy *)\n");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// Cell counts from yosys's `stat -json`.
 fn stat_cells(text: &str) -> Result<Vec<(String, u64)>> {
     let stat: serde_json::Value = serde_json::from_str(text).context("yosys's stat.json")?;
@@ -629,6 +652,25 @@ mod tests {
                 board.name
             );
         }
+    }
+
+    #[test]
+    fn several_engines_are_kept_as_modules_for_synthesis() {
+        let link = LinkSettings::new(12_000_000, 115_200);
+        let three = knights_rtl::verilog::accelerator_verilog(4, 4, 3, link).unwrap();
+        let kept = keep_engines_apart(&three, 3);
+        let marked: Vec<&str> = kept
+            .lines()
+            .zip(kept.lines().skip(1))
+            .filter(|(line, _)| *line == "(* keep_hierarchy *)")
+            .map(|(_, next)| next)
+            .collect();
+        assert_eq!(marked.len(), 3, "one mark per engine module");
+        for (i, module) in marked.iter().enumerate() {
+            assert!(module.starts_with(&format!("module top$engines${i}(")), "{module}");
+        }
+        let one = knights_rtl::verilog::accelerator_verilog(4, 4, 1, link).unwrap();
+        assert_eq!(keep_engines_apart(&one, 1), one);
     }
 
     #[test]

@@ -31,14 +31,48 @@ impl PrefixJobs {
     /// (it stays a node above the cut), so the jobs' nodes plus the nodes
     /// above equal the single search's.
     pub fn split(spec: &SearchSpec, min_jobs: usize) -> Self {
+        let mut levels = Self::levels(spec);
+        let mut cut = levels.next().expect("level 0 is the start square");
+        for deeper in levels {
+            if cut.prefixes.len() >= min_jobs {
+                break;
+            }
+            cut = deeper;
+        }
+        cut
+    }
+
+    /// The cut for devices whose engines each walk every node above it: the
+    /// shallowest level with at least `min_jobs` jobs, but not a level whose
+    /// nodes above are more than 1.5 times its jobs. There the tree has
+    /// nearly stopped branching, and cutting deeper adds walking to every
+    /// engine and little balance (on the simulator, open 5x5 from a1 is
+    /// fastest at level 6, 1.3 times; level 7, 1.5 times, is slower).
+    pub fn split_while_branching(spec: &SearchSpec, min_jobs: usize) -> Self {
+        let mut levels = Self::levels(spec);
+        let mut cut = levels.next().expect("level 0 is the start square");
+        for deeper in levels {
+            if cut.prefixes.len() >= min_jobs || 2 * deeper.nodes_above > 3 * deeper.prefixes.len() as u64 {
+                break;
+            }
+            cut = deeper;
+        }
+        cut
+    }
+
+    /// The cuts at levels 0, 1, 2, ... while a level has paths and the next
+    /// would not complete a tour.
+    fn levels(spec: &SearchSpec) -> impl Iterator<Item = PrefixJobs> + '_ {
         let searcher = Searcher::new(*spec).ok();
-        let pruned = |path: &Vec<Square>| searcher.as_ref().is_some_and(|s| s.prunes(path));
-        let mut prefixes = vec![vec![spec.start]];
-        let mut nodes_above = 0;
-        let mut length = 1;
-        while !prefixes.is_empty() && prefixes.len() < min_jobs && length + 1 < spec.board.area() {
-            nodes_above += prefixes.len() as u64;
-            prefixes = prefixes
+        let pruned = move |path: &Vec<Square>| searcher.as_ref().is_some_and(|s| s.prunes(path));
+        let first = PrefixJobs { prefixes: vec![vec![spec.start]], nodes_above: 0 };
+        std::iter::successors(Some(first), move |cut| {
+            let length = cut.prefixes.first()?.len();
+            if length + 1 >= spec.board.area() {
+                return None;
+            }
+            let prefixes = cut
+                .prefixes
                 .iter()
                 .filter(|path| !pruned(path))
                 .flat_map(|path| {
@@ -50,9 +84,8 @@ impl PrefixJobs {
                     })
                 })
                 .collect();
-            length += 1;
-        }
-        PrefixJobs { prefixes, nodes_above }
+            Some(PrefixJobs { prefixes, nodes_above: cut.nodes_above + cut.prefixes.len() as u64 })
+        })
     }
 }
 

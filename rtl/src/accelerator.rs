@@ -91,6 +91,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     engine_one_hot: Vec<Constant<Bits<32>>>,
     engine_number: Vec<Constant<Bits<8>>>,
     last_engine: Constant<Bits<32>>,
+    engine_count: Constant<Bits<8>>,
     split_limit: Constant<Bits<8>>,
     shares_work: Constant<bool>,
     status_found: Constant<Bits<8>>,
@@ -133,6 +134,8 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     limited: DFF<bool>,
     tour_limit: DFF<Bits<32>>,
     serve: DFF<Bits<32>>,
+    /// The last engine of the search's turns (the engines it runs on).
+    serve_last: DFF<Bits<32>>,
     next_ticket: DFF<Bits<32>>,
     streaming: DFF<bool>,
     stream_owner: DFF<Bits<32>>,
@@ -213,10 +216,11 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             transmitter: UartTransmitter::new(link.clocks_per_bit()),
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
-            engines: (0..engines).map(|_| Engine::new(max_width, max_height)).collect(),
+            engines: (0..engines).map(|_| Engine::without_prefix(max_width, max_height)).collect(),
             engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             last_engine: constant(1 << (engines - 1)),
+            engine_count: Constant::new((engines as u64).into()),
             // A job level must lie above the last level of the largest board.
             split_limit: constant((SQ - 1).min(255) as u64),
             // One engine never splits: its job logic then synthesises away.
@@ -261,6 +265,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             limited: Default::default(),
             tour_limit: Default::default(),
             serve: Default::default(),
+            serve_last: Default::default(),
             next_ticket: Default::default(),
             streaming: Default::default(),
             stream_owner: Default::default(),
@@ -323,6 +328,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             limited,
             tour_limit,
             serve,
+            serve_last,
             next_ticket,
             streaming,
             stream_owner,
@@ -354,10 +360,11 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.split.next = self.commands.payload.val().get_bits::<8>(72);
         self.use_engines.next = self.commands.payload.val().get_bits::<8>(80);
 
-        // One engine is served per clock, in turn: it may take a ticket (the
-        // next job number) and start streaming a tour.
+        // One engine is served per clock, in turn among the search's engines
+        // (so a run on N of them takes the clocks an N-engine build would): it
+        // may take a ticket (the next job number) and start streaming a tour.
         self.serve.d.next = self.serve.q.val() << 1;
-        if (self.serve.q.val() == self.last_engine.val()) | !self.serve.q.val().any() {
+        if (self.serve.q.val() == self.serve_last.q.val()) | !self.serve.q.val().any() {
             self.serve.d.next = 1.into();
         }
         // One engine is always the one served (the register synthesises away).
@@ -604,6 +611,11 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                     self.limited.d.next = self.limit.val().any();
                     self.tour_limit.d.next = self.limit.val();
                     self.next_ticket.d.next = 0.into();
+                    self.serve.d.next = 1.into();
+                    self.serve_last.d.next = self.last_engine.val();
+                    if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {
+                        self.serve_last.d.next = bits::<32>(1) << (self.use_engines.val() - 1);
+                    }
                     self.streaming.d.next = false;
                     self.tour_total.d.next = 0.into();
                     self.node_total.d.next = 0.into();

@@ -117,12 +117,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub busy: Signal<Out, bool>,
     /// The search is paused while a tour is streamed out.
     pub streaming: Signal<Out, bool>,
-    /// The last search has ended; `status` says how.
-    pub done: Signal<Out, bool>,
-    pub status: Signal<Out, Bits<2>>,
-    pub tours: Signal<Out, Bits<48>>,
-    pub nodes: Signal<Out, Bits<48>>,
-    pub cycles: Signal<Out, Bits<48>>,
     /// Squares on the board: the length of a tour (valid once running).
     pub board_squares: Signal<Out, Bits<16>>,
 
@@ -136,10 +130,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     move_index: [Constant<Bits<32>>; 8],
     smear_shift: [Constant<Bits<16>>; LB],
     row_stride: Constant<Bits<16>>,
-    max_rows: Constant<Bits<8>>,
-    status_found: Constant<Bits<2>>,
-    status_exhausted: Constant<Bits<2>>,
-    status_aborted: Constant<Bits<2>>,
+    // Whether the prefix port is wired: the accelerator's engines share work
+    // by tickets and leave it off, so synthesis drops its logic.
+    takes_prefix: Constant<bool>,
 
     // The request, latched at start.
     state: DFF<EngineState>,
@@ -189,9 +182,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     emit_level: DFF<Bits<LB>>,
     emit_wait: DFF<bool>,
     tour_count: DFF<Bits<48>>,
-    node_count: DFF<Bits<48>>,
-    cycle_count: DFF<Bits<48>>,
-    result: DFF<Bits<2>>,
     moves_ram: RAM<Bits<8>, LB>,
     squares_ram: RAM<Bits<LB>, LB>,
     degrees_ram: RAM<Bits<32>, LB>,
@@ -290,8 +280,19 @@ pub struct Engine<const SQ: usize, const LB: usize> {
 }
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
-    /// An engine for boards up to `max_width` × `max_height`.
+    /// An engine for boards up to `max_width` × `max_height`, with its
+    /// prefix port.
     pub fn new(max_width: usize, max_height: usize) -> Self {
+        Self::build(max_width, max_height, true)
+    }
+
+    /// As [`Engine::new`], with the prefix port's inputs ignored (a prefix
+    /// is never loaded): the logic the accelerator's engines need.
+    pub fn without_prefix(max_width: usize, max_height: usize) -> Self {
+        Self::build(max_width, max_height, false)
+    }
+
+    fn build(max_width: usize, max_height: usize, takes_prefix: bool) -> Self {
         let geometry = Geometry::new(max_width, max_height);
         assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
         assert!(LB >= 2 && SQ <= 1 << LB, "LB bits must number SQ squares (and at least 2)");
@@ -334,11 +335,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             tour_ready: Default::default(),
             busy: Default::default(),
             streaming: Default::default(),
-            done: Default::default(),
-            status: Default::default(),
-            tours: Default::default(),
-            nodes: Default::default(),
-            cycles: Default::default(),
             board_squares: Default::default(),
             legal: std::array::from_fn(|m| mask(geometry.legal_sources(m))),
             shift_up: std::array::from_fn(|m| shift(geometry.offset(m).max(0))),
@@ -348,11 +344,8 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             move_index: std::array::from_fn(|m| Constant::new((m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
+            takes_prefix: Constant::new(takes_prefix),
             row_stride: Constant::new((max_width as u64).into()),
-            max_rows: Constant::new((max_height as u64).into()),
-            status_found: Constant::new(STATUS_FOUND.into()),
-            status_exhausted: Constant::new(STATUS_EXHAUSTED.into()),
-            status_aborted: Constant::new(STATUS_ABORTED.into()),
             state: Default::default(),
             board_width: Default::default(),
             board_height: Default::default(),
@@ -396,9 +389,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             emit_level: Default::default(),
             emit_wait: Default::default(),
             tour_count: Default::default(),
-            node_count: Default::default(),
-            cycle_count: Default::default(),
-            result: Default::default(),
             moves_ram: Default::default(),
             squares_ram: Default::default(),
             degrees_ram: Default::default(),
@@ -543,10 +533,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             reported,
             emit_level,
             emit_wait,
-            tour_count,
-            node_count,
-            cycle_count,
-            result
+            tour_count
         );
         for k in 0..LB {
             self.stamps[k].clock.next = self.clock.val();
@@ -562,7 +549,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.doomed_ram.write_clock.next = self.clock.val();
 
         self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
-        self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
+        self.prefix_one_hot.next = 0.into();
+        if self.takes_prefix.val() {
+            self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
+        }
 
         // The free neighbours of the current square, in canonical move order.
         self.free.next = self.board.q.val() & !self.visited.q.val();
@@ -965,11 +955,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.tour_last.next = false;
         self.busy.next = false;
         self.streaming.next = self.state.q.val() == EngineState::Emit;
-        self.done.next = false;
-        self.status.next = self.result.q.val();
-        self.tours.next = self.tour_count.q.val();
-        self.nodes.next = self.node_count.q.val();
-        self.cycles.next = self.cycle_count.q.val();
         self.board_squares.next = self.area.q.val();
         self.job.next = self.current_job.q.val();
         self.node_counted.next = bit_cast::<16, 4>(self.node_pulse.q.val());
@@ -982,15 +967,14 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             EngineState::Setup => {
                 // The runtime board as a square mask, one rank per clock.
                 self.busy.next = true;
-                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
-                if self.setup_rank.q.val() < self.board_height.q.val() {
-                    self.board.d.next = self.board.q.val()
-                        | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
-                    self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
-                }
+                self.board.d.next = self.board.q.val()
+                    | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
+                self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
                 self.setup_rank.d.next = self.setup_rank.q.val() + 1;
                 self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
-                if (self.setup_rank.q.val() + 1) == self.max_rows.val() {
+                // The board's own ranks, not the build's: a search's clocks
+                // do not depend on the bitstream it runs on.
+                if (self.setup_rank.q.val() + 1) == self.board_height.q.val() {
                     // Nothing is visited while the start square is judged,
                     // one level below level 0.
                     self.current.d.next = 0.into();
@@ -1009,7 +993,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             EngineState::Root => {
                 // Enter the start square, judged like a child.
                 self.busy.next = true;
-                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
                 self.last_level.d.next = bit_cast::<LB, 16>(self.area.q.val() - 1);
                 // Split only above the last level (a job must not be a whole
                 // tour); a board too small for the requested level is
@@ -1022,7 +1005,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         & !self.top_counter.q.val()
                         & (self.split_depth.q.val() >= bit_cast::<LB, 16>(self.area.q.val() - 1)))
                 {
-                    self.result.d.next = self.status_exhausted.val();
                     self.state.d.next = EngineState::Done;
                 } else {
                     self.entering.next = true;
@@ -1033,7 +1015,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.current_index.d.next = self.start_index.q.val();
                     self.depth.d.next = 0.into();
                     self.state.d.next = EngineState::Run;
-                    if self.prefix_left.q.val().any() {
+                    if self.takes_prefix.val() & self.prefix_left.q.val().any() {
                         self.state.d.next = EngineState::Load;
                     }
                 }
@@ -1043,11 +1025,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 // untried moves, so the search never backtracks into them.
                 self.busy.next = true;
                 self.prefix_ready.next = true;
-                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
                 if self.cancel.val() {
-                    self.result.d.next = self.status_aborted.val();
                     self.state.d.next = EngineState::Done;
-                } else if self.prefix_valid.val() {
+                } else if self.takes_prefix.val() & self.prefix_valid.val() {
                     self.entering.next = true;
                     self.entered.next = self.prefix_one_hot.val();
                     self.entered_dead.d.next = self.probe_dead.val();
@@ -1069,9 +1049,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             }
             EngineState::Run => {
                 self.busy.next = true;
-                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
                 if self.cancel.val() {
-                    self.result.d.next = self.status_aborted.val();
                     self.state.d.next = EngineState::Done;
                 } else if self.ticket_wait.val() {
                     // Hold still until the arbiter hands out a ticket.
@@ -1143,14 +1121,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.current_index.d.next = self.back_child_index.val();
                         self.depth.d.next = self.resume_level.q.val() + 1;
                     } else {
-                        self.result.d.next = self.status_exhausted.val();
                         self.state.d.next = EngineState::Done;
                     }
                 }
             }
             EngineState::Emit => {
                 self.busy.next = true;
-                self.cycle_count.d.next = self.cycle_count.q.val() + 1;
                 self.moves_ram.read_address.next = self.emit_level.q.val();
                 self.squares_ram.read_address.next = self.emit_level.q.val();
                 self.degrees_ram.read_address.next = self.emit_level.q.val();
@@ -1163,14 +1139,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.tour_valid.next = !self.emit_wait.q.val();
                 self.tour_last.next = self.emit_level.q.val() == self.depth.q.val();
                 if self.cancel.val() & !self.emit_level.q.val().any() & !self.tour_ready.val() {
-                    self.result.d.next = self.status_aborted.val();
                     self.state.d.next = EngineState::Done;
                 } else if self.emit_wait.q.val() {
                     self.emit_wait.d.next = false;
                 } else if self.tour_ready.val() {
                     if self.emit_level.q.val() == self.depth.q.val() {
                         if self.limit.val().any() & (self.tour_count.q.val() == self.limit.val()) {
-                            self.result.d.next = self.status_found.val();
                             self.state.d.next = EngineState::Done;
                         } else {
                             self.state.d.next = EngineState::Run;
@@ -1181,9 +1155,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     }
                 }
             }
-            EngineState::Done => {
-                self.done.next = true;
-            }
+            EngineState::Done => {}
             _ => {
                 self.state.d.next = EngineState::Idle;
             }
@@ -1209,10 +1181,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.setup_rank.d.next = 0.into();
             self.setup_shift.d.next = 0.into();
             self.area.d.next = 0.into();
-            self.result.d.next = 0.into();
             self.tour_count.d.next = 0.into();
-            self.node_count.d.next = 0.into();
-            self.cycle_count.d.next = 0.into();
             self.state.d.next = EngineState::Setup;
         }
 
@@ -1261,9 +1230,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.node_step.next = self.judged.val() + 1;
         }
         self.node_pulse.d.next = self.node_step.val();
-        if self.node_step.val().any() {
-            self.node_count.d.next = self.node_count.q.val() + bit_cast::<48, 4>(self.node_step.val());
-        }
         if self.entering.val() {
             for k in 0..LB {
                 if self.entered_level.val().get_bit(k) {
