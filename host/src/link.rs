@@ -20,7 +20,7 @@ use crate::transport::Transport;
 const MAX_PAYLOAD: usize = crate::proto::TOUR_HEADER + 256;
 
 /// Jobs per engine when a search is split: enough that engines finishing
-/// early find more work (job sizes vary a hundredfold), few enough that
+/// early find more work, few enough that
 /// walking the levels above is cheap. Measured on the simulator with 4, 10
 /// and 16 engines on the closed 6x6 and open 5x5 counts, 256 comes within a
 /// few percent of the best level; 64 was up to 16% slower on ten engines.
