@@ -29,11 +29,12 @@ use rust_hdl::prelude::*;
 
 use crate::geometry::Geometry;
 
-/// `status` once the requested number of tours has been found.
+/// How a search ended (the accelerator's DONE status): the requested number
+/// of tours was found.
 pub const STATUS_FOUND: u64 = 1;
-/// `status` once the whole tree has been searched.
+/// The whole tree was searched.
 pub const STATUS_EXHAUSTED: u64 = 2;
-/// `status` after `cancel`.
+/// The search was cancelled.
 pub const STATUS_ABORTED: u64 = 3;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
@@ -54,8 +55,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub clock: Signal<In, Clock>,
     /// Starts a search with the inputs below (while idle or done).
     pub start: Signal<In, bool>,
-    /// Aborts a running search; it ends with status aborted. Hold it until
-    /// `done`: a tour being streamed is finished first.
+    /// Aborts a running search. Hold it until the engine is no longer
+    /// `busy`: a tour being streamed is finished first.
     pub cancel: Signal<In, bool>,
     /// Board files, 1 to the build's maximum width.
     pub width: Signal<In, Bits<8>>,
