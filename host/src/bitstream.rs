@@ -270,7 +270,10 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         Family::Ice40 => "synth_ice40 -abc9",
         Family::Ecp5 => "synth_ecp5",
     };
-    let script = format!("{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json");
+    let script = format!(
+        "{}{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json",
+        area_mapping(options.engines, clock_hz)
+    );
     run_step(tools.yosys, &["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"], dir, "yosys.log")?
         .success_or_log(dir, "yosys.log")?;
 
@@ -528,6 +531,22 @@ fn keep_engines_apart(verilog: &str, engines: u16) -> String {
     out
 }
 
+/// The yosys command that makes ABC9 map for area, for builds with several
+/// engines (those fill the part, so area buys engines). By default ABC9 maps
+/// for the least logic depth and spends LUTs on it; given a delay target it
+/// takes the fewest LUTs its delay model puts within it. The model leaves
+/// out routing, the larger share of a path here, so the target is half the
+/// clock period; nextpnr then checks the real timing. Measured on two 6x6
+/// engines at 30 MHz: 9,944 logic cells instead of 14,937, and 34.3 MHz
+/// instead of 36.7.
+fn area_mapping(engines: u16, clock_hz: u64) -> String {
+    if engines <= 1 {
+        return String::new();
+    }
+    let half_period_ps = 500_000_000_000 / clock_hz.max(1);
+    format!("scratchpad -set abc9.D {half_period_ps}; ")
+}
+
 /// Cell counts from yosys's `stat -json`.
 fn stat_cells(text: &str) -> Result<Vec<(String, u64)>> {
     let stat: serde_json::Value = serde_json::from_str(text).context("yosys's stat.json")?;
@@ -671,6 +690,13 @@ mod tests {
         }
         let one = knights_rtl::verilog::accelerator_verilog(4, 4, 1, link).unwrap();
         assert_eq!(keep_engines_apart(&one, 1), one);
+    }
+
+    #[test]
+    fn several_engines_are_mapped_for_area_within_half_the_period() {
+        assert_eq!(area_mapping(1, 30_000_000), "");
+        assert_eq!(area_mapping(10, 30_000_000), "scratchpad -set abc9.D 16666; ");
+        assert_eq!(area_mapping(2, 12_000_000), "scratchpad -set abc9.D 41666; ");
     }
 
     #[test]

@@ -216,7 +216,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             transmitter: UartTransmitter::new(link.clocks_per_bit()),
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
-            engines: (0..engines).map(|_| Engine::without_prefix(max_width, max_height)).collect(),
+            engines: (0..engines).map(|_| Engine::for_accelerator(max_width, max_height)).collect(),
             engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             last_engine: constant(1 << (engines - 1)),

@@ -75,9 +75,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     /// Count every tour (no streaming) instead of streaming the first `limit`.
     pub count_all: Signal<In, bool>,
     /// Tours to stream before stopping, in first-K mode (0: every tour);
-    /// read as tours are found, so hold it while the search runs. (Not
-    /// latched: the accelerator counts tours itself and ties this to 0, so
-    /// the engine's tour counter synthesises away.)
+    /// read as tours are found, so hold it while the search runs. (Ignored
+    /// by [`Engine::for_accelerator`]: the accelerator counts tours itself.)
     pub limit: Signal<In, Bits<48>>,
     /// Squares of a fixed starting path after the start square (a prefix
     /// job); 0 searches from the start square alone. The search then covers
@@ -131,9 +130,14 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     move_index: [Constant<Bits<32>>; 8],
     smear_shift: [Constant<Bits<16>>; LB],
     row_stride: Constant<Bits<16>>,
-    // Whether the prefix port is wired: the accelerator's engines share work
-    // by tickets and leave it off, so synthesis drops its logic.
-    takes_prefix: Constant<bool>,
+    // A standalone engine takes prefix jobs and stops itself at `limit`
+    // tours. The accelerator's engines share work by tickets and the
+    // accelerator counts tours, so this constant drops that logic (an engine
+    // synthesised as its own module keeps logic its tied-off inputs would
+    // otherwise fold away).
+    standalone: Constant<bool>,
+    // The squares of rank 0.
+    first_rank: Constant<Bits<SQ>>,
 
     // The request, latched at start.
     state: DFF<EngineState>,
@@ -159,7 +163,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // Setup: the runtime board as a square mask, one rank per clock.
     board: DFF<Bits<SQ>>,
     setup_rank: DFF<Bits<8>>,
-    setup_shift: DFF<Bits<16>>,
     area: DFF<Bits<16>>,
     last_level: DFF<Bits<LB>>,
     closing_squares: DFF<Bits<SQ>>,
@@ -287,13 +290,14 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
         Self::build(max_width, max_height, true)
     }
 
-    /// As [`Engine::new`], with the prefix port's inputs ignored (a prefix
-    /// is never loaded): the logic the accelerator's engines need.
-    pub fn without_prefix(max_width: usize, max_height: usize) -> Self {
+    /// As [`Engine::new`], with the prefix port and `limit` ignored: the
+    /// logic the accelerator's engines need (they take jobs by ticket, and
+    /// the accelerator counts the tours sent).
+    pub fn for_accelerator(max_width: usize, max_height: usize) -> Self {
         Self::build(max_width, max_height, false)
     }
 
-    fn build(max_width: usize, max_height: usize, takes_prefix: bool) -> Self {
+    fn build(max_width: usize, max_height: usize, standalone: bool) -> Self {
         let geometry = Geometry::new(max_width, max_height);
         assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
         assert!(LB >= 2 && SQ <= 1 << LB, "LB bits must number SQ squares (and at least 2)");
@@ -345,8 +349,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             move_index: std::array::from_fn(|m| Constant::new((m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
-            takes_prefix: Constant::new(takes_prefix),
+            standalone: Constant::new(standalone),
             row_stride: Constant::new((max_width as u64).into()),
+            first_rank: mask((0..SQ).map(|i| i < max_width).collect()),
             state: Default::default(),
             board_width: Default::default(),
             board_height: Default::default(),
@@ -368,7 +373,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             tour_pulse: Default::default(),
             board: Default::default(),
             setup_rank: Default::default(),
-            setup_shift: Default::default(),
             area: Default::default(),
             last_level: Default::default(),
             closing_squares: Default::default(),
@@ -514,7 +518,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             tour_pulse,
             board,
             setup_rank,
-            setup_shift,
             area,
             last_level,
             closing_squares,
@@ -551,7 +554,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
 
         self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
         self.prefix_one_hot.next = 0.into();
-        if self.takes_prefix.val() {
+        if self.standalone.val() {
             self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
         }
 
@@ -887,7 +890,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
 
         // The deepest level below the resume level with untried moves:
         // smear the lower levels' bits downwards, keep the top one, encode it.
-        self.below.next = self.untried_levels.q.val() & ((bits::<SQ>(1) << self.resume_level.q.val()) - 1);
+        // (The levels below as all-ones shifted, not `(1 << level) - 1`: a
+        // subtraction is a carry chain, on the longest path.)
+        self.below.next = self.untried_levels.q.val() & !((!bits::<SQ>(0)) << self.resume_level.q.val());
         self.smear_chain[0].next = self.below.val() | (self.below.val() >> self.smear_shift[0].val());
         self.deepest_below.next = self.smear_chain[0].val() & !(self.smear_chain[0].val() >> 1);
         for k in 1..LB {
@@ -966,13 +971,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         match self.state.q.val() {
             EngineState::Idle => {}
             EngineState::Setup => {
-                // The runtime board as a square mask, one rank per clock.
+                // The runtime board as a square mask, one rank per clock:
+                // the ranks so far move up one and rank 0 comes in. (A
+                // shift by a constant is wiring; shifting the new rank into
+                // place instead was 12% of a 6x6 engine.)
                 self.busy.next = true;
-                self.board.d.next = self.board.q.val()
-                    | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) << self.setup_shift.q.val());
+                self.board.d.next = (self.board.q.val() << self.row_stride.val())
+                    | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) & self.first_rank.val());
                 self.area.d.next = self.area.q.val() + bit_cast::<16, 8>(self.board_width.q.val());
                 self.setup_rank.d.next = self.setup_rank.q.val() + 1;
-                self.setup_shift.d.next = self.setup_shift.q.val() + self.row_stride.val();
                 // The board's own ranks, not the build's: a search's clocks
                 // do not depend on the bitstream it runs on.
                 if (self.setup_rank.q.val() + 1) == self.board_height.q.val() {
@@ -1016,7 +1023,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.current_index.d.next = self.start_index.q.val();
                     self.depth.d.next = 0.into();
                     self.state.d.next = EngineState::Run;
-                    if self.takes_prefix.val() & self.prefix_left.q.val().any() {
+                    if self.standalone.val() & self.prefix_left.q.val().any() {
                         self.state.d.next = EngineState::Load;
                     }
                 }
@@ -1028,7 +1035,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.prefix_ready.next = true;
                 if self.cancel.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.takes_prefix.val() & self.prefix_valid.val() {
+                } else if self.standalone.val() & self.prefix_valid.val() {
                     self.entering.next = true;
                     self.entered.next = self.prefix_one_hot.val();
                     self.entered_dead.d.next = self.probe_dead.val();
@@ -1145,7 +1152,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.emit_wait.d.next = false;
                 } else if self.tour_ready.val() {
                     if self.emit_level.q.val() == self.depth.q.val() {
-                        if self.limit.val().any() & (self.tour_count.q.val() == self.limit.val()) {
+                        if self.standalone.val()
+                            & self.limit.val().any()
+                            & (self.tour_count.q.val() == self.limit.val())
+                        {
                             self.state.d.next = EngineState::Done;
                         } else {
                             self.state.d.next = EngineState::Run;
@@ -1180,7 +1190,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.current_job.d.next = 0.into();
             self.board.d.next = 0.into();
             self.setup_rank.d.next = 0.into();
-            self.setup_shift.d.next = 0.into();
             self.area.d.next = 0.into();
             self.tour_count.d.next = 0.into();
             self.state.d.next = EngineState::Setup;
