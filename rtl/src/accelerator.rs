@@ -24,6 +24,7 @@ use crate::command::CommandReceiver;
 use crate::engine::{Engine, STATUS_ABORTED, STATUS_EXHAUSTED, STATUS_FOUND};
 use crate::protocol::*;
 use crate::response::{ResponseSender, FRAME_BITS};
+use crate::sum_tree::{SumTree, TERMS as SUM_TERMS};
 use crate::uart::{UartReceiver, UartTransmitter};
 
 /// The link's build-time parameters.
@@ -84,6 +85,11 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     commands: CommandReceiver,
     responses: ResponseSender,
     engines: Vec<Engine<SQ, LB>>,
+    // The engines' pulses summed, a clock late: nodes counted, tours
+    // counted, and engines running (busy and not waiting on the link).
+    node_tree: SumTree,
+    tour_tree: SumTree,
+    running_tree: SumTree,
 
     max_width: Constant<Bits<8>>,
     max_height: Constant<Bits<8>>,
@@ -154,10 +160,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     split: Signal<Local, Bits<8>>,
     served: Signal<Local, Bits<32>>,
     use_engines: Signal<Local, Bits<8>>,
-    running_engines: Vec<Signal<Local, Bits<8>>>,
     running_sum: Signal<Local, Bits<8>>,
-    node_pulses: Vec<Signal<Local, Bits<16>>>,
-    tour_pulses: Vec<Signal<Local, Bits<8>>>,
     busy_engines: Vec<Signal<Local, bool>>,
     node_sum: Signal<Local, Bits<16>>,
     tour_sum: Signal<Local, Bits<8>>,
@@ -179,7 +182,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
 }
 
 /// The most engines one accelerator drives.
-pub const MAX_ENGINES: usize = 32;
+pub const MAX_ENGINES: usize = SUM_TERMS;
 
 impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
     pub fn new(max_width: usize, max_height: usize, engines: usize, link: LinkSettings) -> Self {
@@ -217,6 +220,9 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
             engines: (0..engines).map(|_| Engine::for_accelerator(max_width, max_height)).collect(),
+            node_tree: Default::default(),
+            tour_tree: Default::default(),
+            running_tree: Default::default(),
             engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             last_engine: constant(1 << (engines - 1)),
@@ -282,10 +288,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             split: Default::default(),
             served: Default::default(),
             use_engines: Default::default(),
-            running_engines: (0..engines).map(|_| Default::default()).collect(),
             running_sum: Default::default(),
-            node_pulses: (0..engines).map(|_| Default::default()).collect(),
-            tour_pulses: (0..engines).map(|_| Default::default()).collect(),
             busy_engines: (0..engines).map(|_| Default::default()).collect(),
             node_sum: Default::default(),
             tour_sum: Default::default(),
@@ -433,41 +436,44 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             self.streaming.d.next = false;
         }
 
-        // Totals, summed from the engines' pulses: a running count along
-        // the engines, the last of which is the sum.
-        self.node_pulses[0].next = self.engines[0].node_counted.val();
-        self.tour_pulses[0].next = 0.into();
+        // Totals, summed from the engines' pulses by adder trees (registered,
+        // so a clock late); whether any engine is busy, by an OR along them.
+        self.node_tree.clock.next = self.clock.val();
+        self.tour_tree.clock.next = self.clock.val();
+        self.running_tree.clock.next = self.clock.val();
+        for i in 0..SUM_TERMS {
+            self.node_tree.terms[i].next = 0.into();
+            self.tour_tree.terms[i].next = 0.into();
+            self.running_tree.terms[i].next = 0.into();
+        }
         self.busy_engines[0].next = self.engines[0].busy.val();
-        if self.engines[0].tour_counted.val() {
-            self.tour_pulses[0].next = 1.into();
+        for i in 0..self.engines.len() {
+            self.node_tree.terms[i].next = self.engines[i].node_counted.val();
+            if self.engines[i].tour_counted.val() {
+                self.tour_tree.terms[i].next = 1.into();
+            }
+            if self.engines[i].busy.val() & !self.engines[i].streaming.val() {
+                self.running_tree.terms[i].next = 1.into();
+            }
         }
-        self.running_engines[0].next = 0.into();
-        if self.engines[0].busy.val() & !self.engines[0].streaming.val() {
-            self.running_engines[0].next = 1.into();
-        }
-        self.running_sum.next = self.running_engines[0].val();
-        self.node_sum.next = self.node_pulses[0].val();
-        self.tour_sum.next = self.tour_pulses[0].val();
         self.any_busy.next = self.busy_engines[0].val();
         for i in 1..self.engines.len() {
-            self.node_pulses[i].next = self.node_pulses[i - 1].val() + self.engines[i].node_counted.val();
-            self.tour_pulses[i].next = self.tour_pulses[i - 1].val();
             self.busy_engines[i].next = self.busy_engines[i - 1].val() | self.engines[i].busy.val();
-            if self.engines[i].tour_counted.val() {
-                self.tour_pulses[i].next = self.tour_pulses[i - 1].val() + 1;
-            }
-            self.running_engines[i].next = self.running_engines[i - 1].val();
-            if self.engines[i].busy.val() & !self.engines[i].streaming.val() {
-                self.running_engines[i].next = self.running_engines[i - 1].val() + 1;
-            }
-            self.running_sum.next = self.running_engines[i].val();
-            self.node_sum.next = self.node_pulses[i].val();
-            self.tour_sum.next = self.tour_pulses[i].val();
             self.any_busy.next = self.busy_engines[i].val();
         }
-        // Every engine has stopped and its last counts are in the totals.
-        self.settled.next =
-            !self.any_busy.val() & !self.streaming.q.val() & !self.node_sum.val().any() & !self.tour_sum.val().any();
+        self.node_sum.next = self.node_tree.sum.val();
+        self.tour_sum.next = bit_cast::<8, 16>(self.tour_tree.sum.val());
+        self.running_sum.next = bit_cast::<8, 16>(self.running_tree.sum.val());
+        // Every engine has stopped and its last counts are in the totals
+        // (the sums in the trees' registers too).
+        self.settled.next = !self.any_busy.val()
+            & !self.streaming.q.val()
+            & !self.node_tree.any_now.val()
+            & !self.tour_tree.any_now.val()
+            & !self.running_tree.any_now.val()
+            & !self.node_sum.val().any()
+            & !self.tour_sum.val().any()
+            & !self.running_sum.val().any();
         if self.searching.q.val() {
             self.node_total.d.next = self.node_total.q.val() + bit_cast::<48, 16>(self.node_sum.val());
             if self.count_run.q.val() {

@@ -16,5 +16,6 @@ pub mod engine;
 pub mod geometry;
 pub mod protocol;
 pub mod response;
+pub mod sum_tree;
 pub mod uart;
 pub mod verilog;
