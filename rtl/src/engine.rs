@@ -973,8 +973,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             EngineState::Setup => {
                 // The runtime board as a square mask, one rank per clock:
                 // the ranks so far move up one and rank 0 comes in. (A
-                // shift by a constant is wiring; shifting the new rank into
-                // place instead was 12% of a 6x6 engine.)
+                // shift by a constant is wiring; shifting each new rank into
+                // place by a variable amount was a barrel shifter.)
                 self.busy.next = true;
                 self.board.d.next = (self.board.q.val() << self.row_stride.val())
                     | (((bits::<SQ>(1) << self.board_width.q.val()) - 1) & self.first_rank.val());
