@@ -211,10 +211,13 @@ impl<T: Transport> LinkedDevice<T> {
 
     /// The level whose nodes become jobs: the shallowest with at least
     /// [`JOBS_PER_ENGINE`] paths per engine while the tree still branches
-    /// ([`PrefixJobs::split_while_branching`]), or 0 on one engine.
+    /// ([`PrefixJobs::split_while_branching`]), or 0 on one engine; or the
+    /// level set by [`Self::set_split`].
     pub fn split_level(&self, spec: &SearchSpec) -> u8 {
         if let Some(level) = self.split {
-            return level;
+            // A level at or past the board's last has no jobs: the device
+            // searches such a board on one engine, as level 0 asks.
+            return if usize::from(level) + 1 >= spec.board.area() { 0 } else { level };
         }
         if self.engines() <= 1 {
             return 0;

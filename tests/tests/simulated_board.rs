@@ -110,6 +110,29 @@ fn rectangles_count_exactly() {
 }
 
 #[test]
+fn every_split_level_counts_exactly() {
+    // Jobs at every level: passed one at a time where the held ticket is
+    // among a parent's children, in bulk where it is not, and a split too
+    // deep for the board searched by one engine. Count mode (dead children
+    // judged, not entered) and first-K mode (all entered) number jobs apart.
+    let mut device = board();
+    for (board, closed) in [("5", false), ("6x5", true)] {
+        let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
+        let (expected, _) = reference(spec, Goal::CountAll);
+        for level in 1..spec.board.area() as u8 {
+            device.set_split(Some(level));
+            let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
+            assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
+            let report = device
+                .search(&spec, Goal::First(5), &mut Tours::default())
+                .unwrap_or_else(|e| panic!("{board} first 5, split at level {level}: {e}"));
+            assert_eq!(report.outcome.tours, expected.tours.min(5), "{board} first 5, split at level {level}");
+        }
+    }
+    device.set_split(None);
+}
+
+#[test]
 fn closed_tours_count_exactly() {
     let mut device = board();
     assert_eq!(compare(&mut device, spec("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
