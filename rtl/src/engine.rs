@@ -274,11 +274,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     push_vs_split: Signal<Local, Bits<2>>,
     back_vs_split: Signal<Local, Bits<2>>,
     skip_job: Signal<Local, bool>,
-    moves_tally: [Signal<Local, Bits<4>>; 8],
-    tried_tally: [Signal<Local, Bits<4>>; 8],
-    back_tally: [Signal<Local, Bits<4>>; 8],
-    foreign_children: Signal<Local, bool>,
-    foreign_siblings: Signal<Local, bool>,
     ticket_wait: Signal<Local, bool>,
     entering_job: Signal<Local, bool>,
     counted: Signal<Local, bool>,
@@ -485,11 +480,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             push_vs_split: Default::default(),
             back_vs_split: Default::default(),
             skip_job: Default::default(),
-            moves_tally: Default::default(),
-            tried_tally: Default::default(),
-            back_tally: Default::default(),
-            foreign_children: Default::default(),
-            foreign_siblings: Default::default(),
             ticket_wait: Default::default(),
             entering_job: Default::default(),
             counted: Default::default(),
@@ -804,35 +794,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // A job another engine holds is skipped like a dead end.
         self.skip_job.next =
             self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
-        // Jobs other engines hold are passed in bulk where possible: a parent
-        // of jobs whose children all come before the held ticket backtracks
-        // at once, adding them to the jobs seen, instead of entering each for
-        // a clock. (Judged on the free moves, a bound on the children that
-        // does not wait for pruning, the longest path.)
-        self.moves_tally[0].next = 0.into();
-        if self.moves.val().get_bit(0) {
-            self.moves_tally[0].next = 1.into();
-        }
-        self.tried_tally[0].next = 0.into();
-        if self.tried.val().get_bit(0) {
-            self.tried_tally[0].next = 1.into();
-        }
-        for m in 1..8 {
-            self.moves_tally[m].next = self.moves_tally[m - 1].val();
-            if self.moves.val().get_bit(m) {
-                self.moves_tally[m].next = self.moves_tally[m - 1].val() + 1;
-            }
-            self.tried_tally[m].next = self.tried_tally[m - 1].val();
-            if self.tried.val().get_bit(m) {
-                self.tried_tally[m].next = self.tried_tally[m - 1].val() + 1;
-            }
-        }
-        self.foreign_children.next = self.splitting.q.val()
-            & self.ticket_held.q.val()
-            & ((self.depth.q.val() + 1) == self.split_depth.q.val())
-            & ((self.jobs_seen.q.val() + bit_cast::<32, 4>(self.moves_tally[7].val())) <= self.held_ticket.q.val());
-        self.expand.next =
-            self.tried.val().any() & !self.dead.val() & !self.skip_job.val() & !self.foreign_children.val();
+        self.expand.next = self.tried.val().any() & !self.dead.val() & !self.skip_job.val();
         // Entering a job level needs a ticket in hand. The test looks at both
         // possible steps (descend and backtrack) so that it does not wait on
         // `expand`, the longest path; waiting a clock too often costs little.
@@ -866,24 +828,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.back_doomed.next = self.doomed_ram.read_data.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
-        // Backtracking to a parent of jobs whose remaining children all come
-        // before the held ticket: they are passed in bulk, and the level
-        // after it resumed instead (a clock later, once read from RAM).
-        self.back_tally[0].next = 0.into();
-        if self.back_moves.val().get_bit(0) {
-            self.back_tally[0].next = 1.into();
-        }
-        for m in 1..8 {
-            self.back_tally[m].next = self.back_tally[m - 1].val();
-            if self.back_moves.val().get_bit(m) {
-                self.back_tally[m].next = self.back_tally[m - 1].val() + 1;
-            }
-        }
-        self.foreign_siblings.next = self.splitting.q.val()
-            & self.ticket_held.q.val()
-            & self.resume_valid.q.val()
-            & ((self.resume_level.q.val() + 1) == self.split_depth.q.val())
-            & ((self.jobs_seen.q.val() + bit_cast::<32, 4>(self.back_tally[7].val())) <= self.held_ticket.q.val());
         // The same choice among the resume level's untried moves.
         for m in 0..8 {
             self.back_key[m].next =
@@ -1117,15 +1061,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Done;
                 } else if self.ticket_wait.val() {
                     // Hold still until the arbiter hands out a ticket.
-                } else if !self.expand.val() & self.foreign_siblings.val() {
-                    // Pass the resume level's jobs in bulk and hold still a
-                    // clock: the next resume level is read from RAM.
-                    self.jobs_seen.d.next = self.jobs_seen.q.val() + bit_cast::<32, 4>(self.back_tally[7].val());
-                    self.untried_levels.d.next =
-                        self.untried_levels.q.val() & !(bits::<SQ>(1) << self.resume_level.q.val());
-                    self.resume_valid.d.next = self.below.val().any();
-                    self.resume_level.d.next = self.below_index.val();
-                    self.refill.d.next = true;
                 } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
                     self.tour_count.d.next = self.tour_count.q.val() + 1;
                     self.reported.d.next = true;
@@ -1166,11 +1101,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         self.depth.d.next = self.depth.q.val() + 1;
                     } else if self.resume_valid.q.val() {
                         // Dead end: pop to the resume level, enter its next move.
-                        // (A dead node's children are not entered: no jobs.)
-                        if self.foreign_children.val() & !self.dead.val() {
-                            self.jobs_seen.d.next =
-                                self.jobs_seen.q.val() + bit_cast::<32, 4>(self.tried_tally[7].val());
-                        }
                         self.entering.next = true;
                         self.entered.next = self.back_child.val();
                         self.entered_level.next = self.resume_level.q.val() + 1;

@@ -111,10 +111,9 @@ fn rectangles_count_exactly() {
 
 #[test]
 fn every_split_level_counts_exactly() {
-    // Jobs at every level: passed one at a time where the held ticket is
-    // among a parent's children, in bulk where it is not, and a split too
-    // deep for the board searched by one engine. Count mode (dead children
-    // judged, not entered) and first-K mode (all entered) number jobs apart.
+    // Jobs at every level, up to a split too deep for the board (searched
+    // by one engine). Count mode (dead children judged, not entered) and
+    // first-K mode (all entered) number the jobs differently.
     let mut device = board();
     for (board, closed) in [("5", false), ("6x5", true)] {
         let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
