@@ -180,7 +180,8 @@ pub struct DeviceArgs {
     /// order (so the first tours are the CPU's); default: the shallowest level
     /// with 256 jobs per engine, but not past one whose nodes above outnumber
     /// its jobs by half again (there every engine's walk over the levels
-    /// above costs more than finer jobs gain).
+    /// above costs more than finer jobs gain). A level at or past the
+    /// board's last square has no jobs and runs as 0.
     #[arg(long, value_name = "LEVEL")]
     pub split_level: Option<u8>,
     /// Engines of the board or simulator to use (default: all).
