@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use knights_rtl::accelerator::LinkSettings;
+use knights_rtl::accelerator::{Features, LinkSettings};
 
 /// The largest board of the simulated build.
 const MAX_WIDTH: usize = 8;
@@ -35,7 +35,7 @@ fn main() {
     };
 
     let link = LinkSettings::simulation();
-    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, engines, link)
+    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, engines, Features::ALL, link)
         .expect("a supported build size");
     let top = out.join("top.v");
     std::fs::write(&top, verilog).unwrap();

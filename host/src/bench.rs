@@ -213,9 +213,11 @@ pub fn run<T: Transport>(
         } else {
             None
         };
-        // Boards whose build takes the case's board.
-        let fits =
-            |build: &&&BuildReport| BoardSize::new(build.max_width, build.max_height).contains_size(case.spec.board);
+        // Boards whose build takes the case's board and its move order.
+        let fits = |build: &&&BuildReport| {
+            BoardSize::new(build.max_width, build.max_height).contains_size(case.spec.board)
+                && (build.warnsdorff || case.spec.order != MoveOrder::Warnsdorff)
+        };
         let mut counts: Vec<u8> = vec![1, sim_engines];
         counts.extend(builds.iter().filter(fits).map(|b| b.engines as u8));
         counts.sort_unstable();

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use knights_rtl::accelerator::LinkSettings;
+use knights_rtl::accelerator::{Features, LinkSettings};
 use serde::{Deserialize, Serialize};
 
 use crate::boards::{port, Board, Family};
@@ -31,6 +31,8 @@ pub struct BuildOptions {
     /// The clock the design runs at; a PLL makes it when it is not the board's.
     pub clock_hz: u64,
     pub baud: u32,
+    /// Warnsdorff's move order in the engines.
+    pub warnsdorff: bool,
     pub out_dir: PathBuf,
 }
 
@@ -43,6 +45,7 @@ impl BuildOptions {
             engines: board.build.engines,
             clock_hz: board.build.clock_hz,
             baud: board.build.baud,
+            warnsdorff: board.build.warnsdorff,
             out_dir: Path::new(BUILD_ROOT).join(&board.name),
         }
     }
@@ -64,6 +67,10 @@ pub struct BuildReport {
     pub max_width: u16,
     pub max_height: u16,
     pub engines: u16,
+    /// Warnsdorff's move order is built in (reports from before this field
+    /// always had it).
+    #[serde(default = "built_in")]
+    pub warnsdorff: bool,
     pub board_clock_hz: u64,
     /// The design's clock (the PLL's output when there is one).
     pub clock_hz: u64,
@@ -86,6 +93,10 @@ pub struct BuildReport {
     pub bitstream: String,
     pub tools: Vec<String>,
     pub seconds: f64,
+}
+
+fn built_in() -> bool {
+    true
 }
 
 /// The tools of a family: synthesis, place and route, packer.
@@ -252,6 +263,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         usize::from(options.max_width),
         usize::from(options.max_height),
         usize::from(options.engines),
+        Features { warnsdorff: options.warnsdorff },
         link,
     )
     .expect("area checked above");
@@ -361,6 +373,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         max_width: options.max_width,
         max_height: options.max_height,
         engines: options.engines,
+        warnsdorff: options.warnsdorff,
         board_clock_hz: board.clock.hz,
         clock_hz,
         pll: plan.describe(board),
@@ -567,7 +580,7 @@ fn percent(u: Usage) -> f64 {
 pub fn summary(r: &BuildReport, dir: &Path) -> String {
     format!(
         "{}: {}\n  \
-         boards up to {}x{}, {} engine(s), {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met\n  \
+         boards up to {}x{}, {} engine(s){}, {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met\n  \
          logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}\n  \
          modeled {:.1} M nodes/s; {:.0} s; flash it with `knights flash --board {}`\n",
         r.title,
@@ -575,6 +588,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         r.max_width,
         r.max_height,
         r.engines,
+        if r.warnsdorff { "" } else { " without Warnsdorff" },
         mhz(r.clock_hz as f64),
         r.pll.as_ref().map(|p| format!(" ({p})")).unwrap_or_default(),
         r.fmax_mhz,
@@ -601,12 +615,13 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
     for r in reports {
         writeln!(
             out,
-            "| {} | {} | {}x{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
+            "| {} | {} | {}x{} | {}{} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
             r.title,
             r.fpga,
             r.max_width,
             r.max_height,
             r.engines,
+            if r.warnsdorff { "" } else { " (no Warnsdorff)" },
             r.logic_cells.used,
             r.logic_cells.available,
             percent(r.logic_cells),
@@ -676,7 +691,7 @@ mod tests {
     #[test]
     fn several_engines_are_kept_as_modules_for_synthesis() {
         let link = LinkSettings::new(12_000_000, 115_200);
-        let three = knights_rtl::verilog::accelerator_verilog(4, 4, 3, link).unwrap();
+        let three = knights_rtl::verilog::accelerator_verilog(4, 4, 3, Features::ALL, link).unwrap();
         let kept = keep_engines_apart(&three, 3);
         let marked: Vec<&str> = kept
             .lines()
@@ -688,7 +703,7 @@ mod tests {
         for (i, module) in marked.iter().enumerate() {
             assert!(module.starts_with(&format!("module top$engines${i}(")), "{module}");
         }
-        let one = knights_rtl::verilog::accelerator_verilog(4, 4, 1, link).unwrap();
+        let one = knights_rtl::verilog::accelerator_verilog(4, 4, 1, Features::ALL, link).unwrap();
         assert_eq!(keep_engines_apart(&one, 1), one);
     }
 
@@ -726,6 +741,7 @@ mod tests {
             max_width: 6,
             max_height: 6,
             engines: 1,
+            warnsdorff: true,
             board_clock_hz: 12_000_000,
             clock_hz: 12_000_000,
             pll: None,
@@ -741,9 +757,16 @@ mod tests {
             tools: vec![],
             seconds: 60.0,
         };
-        let table = markdown_table(&[report]);
+        let table = markdown_table(std::slice::from_ref(&report));
         assert_eq!(table.lines().count(), 3);
         assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | 1 | 4645 / 5280 (88%) |"), "{table}");
         assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
+        // A build without Warnsdorff's order says so; a report written
+        // before the field existed had it.
+        let without = BuildReport { warnsdorff: false, engines: 18, ..report.clone() };
+        assert!(markdown_table(&[without]).contains("| 6x6 | 18 (no Warnsdorff) |"));
+        let mut old: serde_json::Value = serde_json::to_value(&report).unwrap();
+        old.as_object_mut().unwrap().remove("warnsdorff");
+        assert!(serde_json::from_value::<BuildReport>(old).unwrap().warnsdorff);
     }
 }

@@ -59,6 +59,14 @@ pub struct Build {
     /// The clock the design is built for.
     pub clock_hz: u64,
     pub baud: u32,
+    /// Warnsdorff's move order in the engines (about a tenth of an engine's
+    /// logic; a build without it fits more engines).
+    #[serde(default = "yes")]
+    pub warnsdorff: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -84,6 +92,7 @@ struct Variant {
     /// Engines and clock when they differ from the main part's.
     engines: Option<u16>,
     clock_hz: Option<u64>,
+    warnsdorff: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -128,6 +137,7 @@ pub fn all() -> Vec<Board> {
                     max_height: variant.max_height,
                     engines: variant.engines.unwrap_or(board.build.engines),
                     clock_hz: variant.clock_hz.unwrap_or(board.build.clock_hz),
+                    warnsdorff: variant.warnsdorff.unwrap_or(board.build.warnsdorff),
                     ..board.build
                 },
                 ..board.clone()

@@ -81,6 +81,12 @@ pub enum Command {
         /// UART bit rate [default: the board's, 115200].
         #[arg(long, value_name = "BAUD")]
         baud: Option<u32>,
+        /// Leave Warnsdorff's move order out of the engines (about a tenth
+        /// of an engine's logic), to fit more engines; the device then
+        /// refuses Warnsdorff searches. Some boards' builds leave it out
+        /// already (`knights boards` lists them).
+        #[arg(long)]
+        no_warnsdorff: bool,
         /// Output directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
@@ -296,7 +302,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
         }
         Command::Flash { board, bitstream, dry_run } => flash(&board, bitstream, dry_run, &mut out)?,
-        Command::Build { board, max_size, engines, clock_mhz, baud, out: dir } => {
+        Command::Build { board, max_size, engines, clock_mhz, baud, no_warnsdorff, out: dir } => {
             let board = boards::find(&board)?;
             let mut options = bitstream::BuildOptions::for_board(&board);
             if let Some(size) = max_size {
@@ -310,6 +316,7 @@ pub fn execute(cli: Cli) -> Result<()> {
                 options.clock_hz = (mhz * 1e6).round() as u64;
             }
             options.baud = baud.unwrap_or(options.baud);
+            options.warnsdorff &= !no_warnsdorff;
             options.out_dir = dir.unwrap_or(options.out_dir);
             let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
@@ -333,21 +340,22 @@ fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
 fn list_boards(out: &mut dyn Write) -> Result<()> {
     writeln!(
         out,
-        "{:<12} {:<32} {:<22} {:>9} {:>7} {:>8} {:>8}",
+        "{:<12} {:<32} {:<22} {:>9} {:>7} {:>8} {:>8}  orders",
         "board", "", "fpga", "max board", "engines", "clock", "baud"
     )?;
     for b in boards::all() {
         let fpga = format!("{:?} {}-{}", b.family, b.device, b.package).to_lowercase();
         writeln!(
             out,
-            "{:<12} {:<32} {:<22} {:>9} {:>7} {:>5} MHz {:>8}",
+            "{:<12} {:<32} {:<22} {:>9} {:>7} {:>5} MHz {:>8}  {}",
             b.name,
             b.title,
             fpga,
             format!("{}x{}", b.build.max_width, b.build.max_height),
             b.build.engines,
             b.build.clock_hz as f64 / 1e6,
-            b.build.baud
+            b.build.baud,
+            if b.build.warnsdorff { "fixed, Warnsdorff" } else { "fixed" }
         )?;
     }
     Ok(())

@@ -410,6 +410,64 @@ impl JobTags {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto::Counters;
+
+    /// A device that answers each command written with the next scripted
+    /// response, and keeps what was written.
+    struct Scripted {
+        answers: Vec<Response>,
+        pending: Vec<u8>,
+        written: Vec<Vec<u8>>,
+    }
+
+    impl Transport for Scripted {
+        fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+            self.written.push(bytes.to_vec());
+            if !self.answers.is_empty() {
+                self.pending.extend(self.answers.remove(0).encode());
+            }
+            Ok(())
+        }
+
+        fn read(&mut self, buffer: &mut [u8], _timeout: Duration) -> std::io::Result<usize> {
+            let n = buffer.len().min(self.pending.len());
+            buffer[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            Ok(n)
+        }
+
+        fn describe(&self) -> String {
+            "a scripted device".into()
+        }
+    }
+
+    #[test]
+    fn a_build_without_warnsdorff_is_not_asked_for_it() {
+        let identity = Identity {
+            version: VERSION,
+            max_width: 6,
+            max_height: 6,
+            engines: 18,
+            clock_hz: 28_125_000,
+            baud: 115_200,
+            warnsdorff: false,
+            prune: true,
+        };
+        let idle = Response::Progress { searching: false, counters: Counters::default() };
+        let transport =
+            Scripted { answers: vec![Response::Identity(identity), idle], pending: vec![], written: vec![] };
+        let device = LinkedDevice::connect("board", transport, Duration::from_secs(1)).unwrap();
+        let spec = SearchSpec {
+            board: BoardSize::new(6, 6),
+            start: Square::new(0, 0),
+            closed: false,
+            order: MoveOrder::Warnsdorff,
+            prune: true,
+        };
+        let error = device.request(&spec, Goal::First(1)).unwrap_err().to_string();
+        assert!(error.contains("without Warnsdorff") && error.contains("--order fixed"), "{error}");
+        assert!(device.request(&SearchSpec { order: MoveOrder::Fixed, ..spec }, Goal::First(1)).is_ok());
+    }
 
     #[test]
     fn job_tags_catch_mixed_streams() {

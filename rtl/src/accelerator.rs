@@ -27,6 +27,20 @@ use crate::response::{ResponseSender, FRAME_BITS};
 use crate::sum_tree::{SumTree, TERMS as SUM_TERMS};
 use crate::uart::{UartReceiver, UartTransmitter};
 
+/// The search features a build includes. Each costs logic in every engine:
+/// a build that leaves one out fits more engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Warnsdorff's move order: about a tenth of an engine's logic. Without
+    /// it, IDENTITY says so and a SOLVE that asks for it is a bad argument.
+    pub warnsdorff: bool,
+}
+
+impl Features {
+    /// Every feature (dead-end pruning is always built in).
+    pub const ALL: Features = Features { warnsdorff: true };
+}
+
 /// The link's build-time parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkSettings {
@@ -99,6 +113,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     last_engine: Constant<Bits<32>>,
     engine_count: Constant<Bits<8>>,
     split_limit: Constant<Bits<8>>,
+    has_warnsdorff: Constant<bool>,
     shares_work: Constant<bool>,
     status_found: Constant<Bits<8>>,
     status_exhausted: Constant<Bits<8>>,
@@ -185,7 +200,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
 pub const MAX_ENGINES: usize = SUM_TERMS;
 
 impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
-    pub fn new(max_width: usize, max_height: usize, engines: usize, link: LinkSettings) -> Self {
+    pub fn new(max_width: usize, max_height: usize, engines: usize, features: Features, link: LinkSettings) -> Self {
         assert!(SQ <= 256, "tour squares are sent as one byte each: at most 256 squares");
         assert!((1..=MAX_ENGINES).contains(&engines), "1 to {} engines", MAX_ENGINES);
         assert!(link.clock_hz < 1 << 32 && link.baud < 1 << 32);
@@ -207,7 +222,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
         let mut identity = vec![VERSION as u8, max_width as u8, max_height as u8, engines as u8];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
-        identity.push((FEATURE_WARNSDORFF | FEATURE_PRUNE) as u8);
+        let warnsdorff_bit = if features.warnsdorff { FEATURE_WARNSDORFF } else { 0 };
+        identity.push((warnsdorff_bit | FEATURE_PRUNE) as u8);
         assert_eq!(identity.len() as u64, IDENTITY_LENGTH);
         Accelerator {
             clock: Default::default(),
@@ -219,7 +235,9 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             transmitter: UartTransmitter::new(link.clocks_per_bit()),
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
-            engines: (0..engines).map(|_| Engine::for_accelerator(max_width, max_height)).collect(),
+            engines: (0..engines)
+                .map(|_| Engine::for_accelerator(max_width, max_height, features.warnsdorff))
+                .collect(),
             node_tree: Default::default(),
             tour_tree: Default::default(),
             running_tree: Default::default(),
@@ -229,6 +247,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             engine_count: Constant::new((engines as u64).into()),
             // A job level must lie above the last level of the largest board.
             split_limit: constant((SQ - 1).min(255) as u64),
+            has_warnsdorff: Constant::new(features.warnsdorff),
             // One engine never splits: its job logic then synthesises away.
             shares_work: Constant::new(engines > 1),
             status_found: constant(STATUS_FOUND),
@@ -578,6 +597,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         if (self.width.val() == 0)
             | (self.height.val() == 0)
             | (self.flags.val() > 15)
+            | (self.flags.val().get_bit(1) & !self.has_warnsdorff.val())
             | (self.split.val() >= self.split_limit.val())
         {
             self.rejection.next = self.err_bad_argument.val();

@@ -136,6 +136,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // synthesised as its own module keeps logic its tied-off inputs would
     // otherwise fold away).
     standalone: Constant<bool>,
+    // Warnsdorff's order is built in. A build can leave it out (about a
+    // tenth of an engine's logic) to fit more engines.
+    has_warnsdorff: Constant<bool>,
     // The squares of rank 0.
     first_rank: Constant<Bits<SQ>>,
 
@@ -287,17 +290,18 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
     /// An engine for boards up to `max_width` × `max_height`, with its
     /// prefix port.
     pub fn new(max_width: usize, max_height: usize) -> Self {
-        Self::build(max_width, max_height, true)
+        Self::build(max_width, max_height, true, true)
     }
 
     /// As [`Engine::new`], with the prefix port and `limit` ignored: the
     /// logic the accelerator's engines need (they take jobs by ticket, and
-    /// the accelerator counts the tours sent).
-    pub fn for_accelerator(max_width: usize, max_height: usize) -> Self {
-        Self::build(max_width, max_height, false)
+    /// the accelerator counts the tours sent). Without `warnsdorff` the
+    /// engine searches in the fixed order whatever its `warnsdorff` input.
+    pub fn for_accelerator(max_width: usize, max_height: usize, warnsdorff: bool) -> Self {
+        Self::build(max_width, max_height, false, warnsdorff)
     }
 
-    fn build(max_width: usize, max_height: usize, standalone: bool) -> Self {
+    fn build(max_width: usize, max_height: usize, standalone: bool, warnsdorff: bool) -> Self {
         let geometry = Geometry::new(max_width, max_height);
         assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
         assert!(LB >= 2 && SQ <= 1 << LB, "LB bits must number SQ squares (and at least 2)");
@@ -350,6 +354,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             move_index: std::array::from_fn(|m| Constant::new((m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
             standalone: Constant::new(standalone),
+            has_warnsdorff: Constant::new(warnsdorff),
             row_stride: Constant::new((max_width as u64).into()),
             first_rank: mask((0..SQ).map(|i| i < max_width).collect()),
             state: Default::default(),
@@ -609,7 +614,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 .replace_bit(2, (self.targets[m].val() & self.onward_count[2].val()).any())
                 .replace_bit(3, (self.targets[m].val() & self.onward_count[3].val()).any());
             self.degree[m].next = 0.into();
-            if self.use_warnsdorff.q.val() {
+            if self.has_warnsdorff.val() & self.use_warnsdorff.q.val() {
                 self.degree[m].next = self.target_ways[m].val();
             }
         }
@@ -826,6 +831,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.back_index.next = self.squares_ram.read_data.val();
             self.back_degrees.next = self.degrees_ram.read_data.val();
             self.back_doomed.next = self.doomed_ram.read_data.val();
+        }
+        if !self.has_warnsdorff.val() {
+            self.back_degrees.next = 0.into();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
         // The same choice among the resume level's untried moves.

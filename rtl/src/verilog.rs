@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::accelerator::{Accelerator, LinkSettings};
+use crate::accelerator::{Accelerator, Features, LinkSettings};
 use crate::engine::Engine;
 
 /// Calls `$build` with the const parameters `(squares, bits)` of the
@@ -37,11 +37,17 @@ pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
 }
 
 /// The accelerator's Verilog (top module `top`: UART pins, LEDs, `engines`
-/// engines) for boards up to `max_width` × `max_height`.
-pub fn accelerator_verilog(max_width: usize, max_height: usize, engines: usize, link: LinkSettings) -> Option<String> {
+/// engines, with `features`) for boards up to `max_width` × `max_height`.
+pub fn accelerator_verilog(
+    max_width: usize,
+    max_height: usize,
+    engines: usize,
+    features: Features,
+    link: LinkSettings,
+) -> Option<String> {
     macro_rules! accelerator {
         ($squares:literal, $bits:literal) => {
-            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, engines, link))
+            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, engines, features, link))
         };
     }
     for_area!(max_width * max_height, accelerator)

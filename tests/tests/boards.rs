@@ -16,6 +16,14 @@ fn every_board_file_parses_and_names_are_unique() {
 }
 
 #[test]
+fn only_the_6x6_count_build_leaves_warnsdorff_out() {
+    // A variant inherits the main part's build unless it says otherwise.
+    for board in boards::all() {
+        assert_eq!(board.build.warnsdorff, board.name != "ulx3s-85f-6x6", "{}", board.name);
+    }
+}
+
+#[test]
 fn each_board_is_sane() {
     for board in boards::all() {
         let pins = [

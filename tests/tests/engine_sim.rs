@@ -40,9 +40,20 @@ fn simulate_from<const SQ: usize, const LB: usize>(
     goal: Goal,
     stall_every: u64,
 ) -> Run {
+    simulate_engine(Engine::<SQ, LB>::new(max.0, max.1), max, spec, prefix, goal, stall_every)
+}
+
+/// As [`simulate_from`], on a given engine.
+fn simulate_engine<const SQ: usize, const LB: usize>(
+    mut uut: Engine<SQ, LB>,
+    max: (usize, usize),
+    spec: SearchSpec,
+    prefix: &[Square],
+    goal: Goal,
+    stall_every: u64,
+) -> Run {
     let index = move |s: Square| (s.rank as usize * max.0 + s.file as usize) as u64;
     let prefix: Vec<u64> = prefix.iter().map(|&s| index(s)).collect();
-    let mut uut = Engine::<SQ, LB>::new(max.0, max.1);
     uut.connect_all();
     let result = Arc::new(Mutex::new(Run::default()));
     let out = result.clone();
@@ -176,6 +187,24 @@ fn warnsdorff_order_matches_the_reference() {
         let run = simulate::<12, 4>((4, 3), spec, Goal::First(3), 2);
         assert_eq!((run.tours, run.nodes), (tours, expected.nodes), "first 3 from {start}");
     }
+}
+
+#[test]
+fn an_engine_built_without_warnsdorff_searches_in_the_fixed_order() {
+    // As the accelerator builds it without Warnsdorff's order: asked for that
+    // order (the accelerator refuses such a request first), it streams the
+    // tours in the fixed order. (The accelerator's engines ignore `limit`,
+    // so every tour comes.)
+    let warnsdorff = SearchSpec { order: MoveOrder::Warnsdorff, prune: true, ..spec("5x4", "a1", false) };
+    let fixed = SearchSpec { order: MoveOrder::Fixed, ..warnsdorff };
+    let every = Goal::First(reference(fixed, Goal::CountAll).0.tours);
+    let (_, fixed_tours) = reference(fixed, every);
+    let (_, warnsdorff_tours) = reference(warnsdorff, every);
+    assert_ne!(fixed_tours, warnsdorff_tours, "the orders must differ here for the test to tell them apart");
+    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, false), (5, 4), warnsdorff, &[], every, 2);
+    assert_eq!(run.tours, fixed_tours);
+    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, true), (5, 4), warnsdorff, &[], every, 2);
+    assert_eq!(run.tours, warnsdorff_tours, "built with it");
 }
 
 #[test]

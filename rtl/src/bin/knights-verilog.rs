@@ -1,22 +1,25 @@
 //! Writes Verilog to stdout:
-//! `knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B]`.
+//! `knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B] [--no-warnsdorff]`.
 //! The accelerator (UART link and N engines, 1 by default) by default, the bare engine with
 //! `--engine`; the clock defaults to 12 MHz, the baud rate to 115200.
 
-use knights_rtl::accelerator::LinkSettings;
+use knights_rtl::accelerator::{Features, LinkSettings};
 use knights_rtl::verilog::{accelerator_verilog, engine_verilog, SUPPORTED_AREAS};
 
-const USAGE: &str = "usage: knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B]";
+const USAGE: &str =
+    "usage: knights-verilog MAX_WIDTH MAX_HEIGHT [--engine] [--engines N] [--clock HZ] [--baud B] [--no-warnsdorff]";
 
 fn main() {
     let mut sizes = Vec::new();
     let mut engine_only = false;
     let mut engines = 1usize;
+    let mut features = Features::ALL;
     let (mut clock_hz, mut baud) = (12_000_000u64, 115_200u64);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--engine" => engine_only = true,
+            "--no-warnsdorff" => features.warnsdorff = false,
             "--engines" => engines = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
             "--clock" => clock_hz = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
             "--baud" => baud = args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| usage()),
@@ -35,7 +38,7 @@ fn main() {
     let verilog = if engine_only {
         engine_verilog(width, height)
     } else {
-        accelerator_verilog(width, height, engines, LinkSettings::new(clock_hz, baud))
+        accelerator_verilog(width, height, engines, features, LinkSettings::new(clock_hz, baud))
     };
     match verilog {
         Some(verilog) => print!("{verilog}"),
