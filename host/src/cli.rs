@@ -120,6 +120,10 @@ pub enum Command {
         /// Also draw the speed-ups as an SVG bar chart in this file.
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
+        /// Also write the results as JSON to this file (so one run gives
+        /// the text, the JSON and the chart).
+        #[arg(long, value_name = "FILE")]
+        json: Option<std::path::PathBuf>,
         /// Build directories (each with a build.json) whose boards to model
         /// [default: every one under build/; none is fine].
         builds: Vec<std::path::PathBuf>,
@@ -290,7 +294,7 @@ pub fn execute(cli: Cli) -> Result<()> {
                 _ => writeln!(out, "{}", render::summary(&answer))?,
             }
         }
-        Command::Bench { format, svg, builds } => run_bench(format, svg, builds, &mut out)?,
+        Command::Bench { format, svg, json, builds } => run_bench(format, svg, json, builds, &mut out)?,
         Command::SimServe => serve(&mut out)?,
         Command::Boards => list_boards(&mut out)?,
         Command::Constraints { out: dir } => {
@@ -430,6 +434,7 @@ fn serve(_out: &mut dyn Write) -> Result<()> {
 fn run_bench(
     format: Format,
     svg: Option<std::path::PathBuf>,
+    json: Option<std::path::PathBuf>,
     builds: Vec<std::path::PathBuf>,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -454,6 +459,10 @@ fn run_bench(
     }
     if let Some(path) = svg {
         std::fs::write(&path, bench::svg(&results)).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = json {
+        std::fs::write(&path, serde_json::to_string_pretty(&results)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }

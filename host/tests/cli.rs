@@ -247,9 +247,13 @@ fn bench_compares_cpu_simulation_and_built_boards() {
         "bitstream": "test.bit", "tools": [], "seconds": 1.0
     });
     std::fs::write(dir.join("build.json"), report.to_string()).unwrap();
-    let svg = dir.join("bench.svg");
-    let output = knights(&format!("bench --format json --svg {} {}", svg.display(), dir.display()));
-    let json = stdout_json(&output);
+    // One run prints the text and writes the JSON and the chart.
+    let (svg, json_file) = (dir.join("bench.svg"), dir.join("bench.json"));
+    let output = knights(&format!("bench --svg {} --json {} {}", svg.display(), json_file.display(), dir.display()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("count closed 6x6") && text.contains("test-board"), "{text}");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
     let cases = json.as_array().unwrap();
     assert_eq!(cases.len(), 4);
     let case = |name: &str| cases.iter().find(|c| c["case"] == name).unwrap_or_else(|| panic!("no {name}: {json}"));
