@@ -59,7 +59,7 @@ pub struct Build {
     /// The clock the design is built for.
     pub clock_hz: u64,
     pub baud: u32,
-    /// Warnsdorff's move order in the engines (about a tenth of an engine's
+    /// Warnsdorff's move order in the engines (about an eighth of an engine's
     /// logic; a build without it fits more engines).
     #[serde(default = "yes")]
     pub warnsdorff: bool,
@@ -89,7 +89,7 @@ struct Variant {
     device: String,
     max_width: u16,
     max_height: u16,
-    /// Engines and clock when they differ from the main part's.
+    /// Engines, clock and Warnsdorff's order when they differ from the main part's.
     engines: Option<u16>,
     clock_hz: Option<u64>,
     warnsdorff: Option<bool>,

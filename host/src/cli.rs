@@ -81,7 +81,7 @@ pub enum Command {
         /// UART bit rate [default: the board's, 115200].
         #[arg(long, value_name = "BAUD")]
         baud: Option<u32>,
-        /// Leave Warnsdorff's move order out of the engines (about a tenth
+        /// Leave Warnsdorff's move order out of the engines (about an eighth
         /// of an engine's logic), to fit more engines; the device then
         /// refuses Warnsdorff searches. Some boards' builds leave it out
         /// already (`knights boards` lists them).

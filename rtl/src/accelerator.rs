@@ -31,7 +31,7 @@ use crate::uart::{UartReceiver, UartTransmitter};
 /// a build that leaves one out fits more engines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Warnsdorff's move order: about a tenth of an engine's logic. Without
+    /// Warnsdorff's move order: about an eighth of an engine's logic. Without
     /// it, IDENTITY says so and a SOLVE that asks for it is a bad argument.
     pub warnsdorff: bool,
 }

@@ -136,8 +136,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // synthesised as its own module keeps logic its tied-off inputs would
     // otherwise fold away).
     standalone: Constant<bool>,
-    // Warnsdorff's order is built in. A build can leave it out (about a
-    // tenth of an engine's logic) to fit more engines.
+    // Warnsdorff's order is built in. A build can leave it out (about an
+    // eighth of an engine's logic) to fit more engines.
     has_warnsdorff: Constant<bool>,
     // The squares of rank 0.
     first_rank: Constant<Bits<SQ>>,
