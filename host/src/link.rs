@@ -413,16 +413,14 @@ mod tests {
     use crate::proto::Counters;
 
     /// A device that answers each command written with the next scripted
-    /// response, and keeps what was written.
+    /// response.
     struct Scripted {
         answers: Vec<Response>,
         pending: Vec<u8>,
-        written: Vec<Vec<u8>>,
     }
 
     impl Transport for Scripted {
-        fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-            self.written.push(bytes.to_vec());
+        fn write_all(&mut self, _bytes: &[u8]) -> std::io::Result<()> {
             if !self.answers.is_empty() {
                 self.pending.extend(self.answers.remove(0).encode());
             }
@@ -454,8 +452,7 @@ mod tests {
             prune: true,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
-        let transport =
-            Scripted { answers: vec![Response::Identity(identity), idle], pending: vec![], written: vec![] };
+        let transport = Scripted { answers: vec![Response::Identity(identity), idle], pending: vec![] };
         let device = LinkedDevice::connect("board", transport, Duration::from_secs(1)).unwrap();
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),
