@@ -69,7 +69,7 @@ pub struct BuildReport {
     pub engines: u16,
     /// Warnsdorff's move order is built in (reports from before this field
     /// always had it).
-    #[serde(default = "built_in")]
+    #[serde(default = "crate::boards::built_in")]
     pub warnsdorff: bool,
     pub board_clock_hz: u64,
     /// The design's clock (the PLL's output when there is one).
@@ -93,10 +93,6 @@ pub struct BuildReport {
     pub bitstream: String,
     pub tools: Vec<String>,
     pub seconds: f64,
-}
-
-fn built_in() -> bool {
-    true
 }
 
 /// The tools of a family: synthesis, place and route, packer.

@@ -61,11 +61,12 @@ pub struct Build {
     pub baud: u32,
     /// Warnsdorff's move order in the engines (about an eighth of an engine's
     /// logic; a build without it fits more engines).
-    #[serde(default = "yes")]
+    #[serde(default = "built_in")]
     pub warnsdorff: bool,
 }
 
-fn yes() -> bool {
+/// A feature's default, in board files and build reports: built in.
+pub(crate) fn built_in() -> bool {
     true
 }
 
