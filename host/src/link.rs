@@ -11,7 +11,9 @@ use serde::Serialize;
 use crate::board::{BoardSize, Square};
 use crate::device::{Device, EngineFigures, Report, Sink};
 use crate::parallel::PrefixJobs;
-use crate::proto::{code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, VERSION};
+use crate::proto::{
+    code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, MAX_SPLIT_LEVEL, VERSION,
+};
 use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
 use crate::transport::Transport;
 
@@ -223,7 +225,8 @@ impl<T: Transport> LinkedDevice<T> {
             return 0;
         }
         let jobs = PrefixJobs::split_while_branching(spec, usize::from(self.engines()) * JOBS_PER_ENGINE);
-        jobs.prefixes.first().map_or(0, |prefix| u8::try_from(prefix.len() - 1).unwrap_or(0))
+        let level = jobs.prefixes.first().map_or(0, |prefix| u8::try_from(prefix.len() - 1).unwrap_or(0));
+        level.min(MAX_SPLIT_LEVEL)
     }
 
     fn square(&self, index: u8) -> Square {
@@ -255,6 +258,13 @@ impl<T: Transport> LinkedDevice<T> {
         if spec.prune && !self.identity.prune {
             bail!("this bitstream has no dead-end pruning: use --no-prune or rebuild it with this version");
         }
+        let split = self.split_level(spec);
+        if split > MAX_SPLIT_LEVEL {
+            bail!(
+                "--split-level {split}: the device hands out jobs at most {MAX_SPLIT_LEVEL} levels deep; use \
+                 --split-level {MAX_SPLIT_LEVEL} or less"
+            );
+        }
         Ok(SolveRequest {
             width: byte(spec.board.width)?,
             height: byte(spec.board.height)?,
@@ -268,7 +278,7 @@ impl<T: Transport> LinkedDevice<T> {
                 Goal::First(k) => u32::try_from(k).unwrap_or(0),
                 Goal::CountAll => 0,
             },
-            split: self.split_level(spec),
+            split,
             engines: self.engines.unwrap_or(0),
         })
     }

@@ -16,7 +16,8 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 }
 
 /// The accelerator leaves the engine's prefix-loading port unused (engines
-/// share work by job tickets) and its per-engine counters, status and board size (it sums
+/// share work by a job queue), the job outputs of every engine but the walker
+/// (engine 0), and its per-engine counters, status and board size (it sums
 /// the engines' pulses); the pruning's counting trees read only bit 0 of their
 /// last level, and its nine lanes leave the top bits of a 16-bit word unused;
 /// the waivers name those signals.
@@ -32,6 +33,10 @@ fn lint_waivers() -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$nodes*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$cycles*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$board_squares*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$job_found*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_path*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_number*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$walking*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_two*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_any*\"\n\
