@@ -6,7 +6,8 @@
 //! walker, walks the levels above and puts each job, as the moves that lead
 //! to it, in a queue here (block RAM); the other engines take jobs from the
 //! queue as they finish theirs, the first asking served first, and replay a
-//! job's moves (a clock per level) before searching below it. When the queue
+//! job's moves (a clock per level, from the deepest level the job shares
+//! with their last one) before searching below it. When the queue
 //! is full the walker searches the job itself, and once its walk is done it
 //! takes jobs like the others. So work goes to whichever engine is free.
 //! Counts are summed from per-engine pulses; tours are streamed one whole
@@ -24,7 +25,7 @@
 use rust_hdl::prelude::*;
 
 use crate::command::CommandReceiver;
-use crate::engine::{Engine, JOB_PATH_BITS, STATUS_ABORTED, STATUS_EXHAUSTED, STATUS_FOUND};
+use crate::engine::{Engine, JobRole, JOB_PATH_BITS, STATUS_ABORTED, STATUS_EXHAUSTED, STATUS_FOUND};
 use crate::protocol::*;
 use crate::response::{ResponseSender, FRAME_BITS};
 use crate::sum_tree::{SumTree, TERMS as SUM_TERMS};
@@ -256,7 +257,10 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
             engines: (0..engines)
-                .map(|_| Engine::for_accelerator(max_width, max_height, features.warnsdorff))
+                .map(|i| {
+                    let role = if i == 0 { JobRole::Walker } else { JobRole::Worker };
+                    Engine::for_accelerator(max_width, max_height, features.warnsdorff, role)
+                })
                 .collect(),
             node_tree: Default::default(),
             tour_tree: Default::default(),
@@ -499,7 +503,6 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             if self.shares_work.val() {
                 self.engines[i].split_level.next = bit_cast::<LB, 8>(self.split.val());
             }
-            self.engines[i].walks_top.next = self.engine_one_hot[i].val().get_bit(0);
             self.engines[i].prefix_length.next = 0.into();
             self.engines[i].prefix_square.next = 0.into();
             self.engines[i].prefix_valid.next = false;
