@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use knights::search::TourList;
 use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
-use knights_rtl::engine::Engine;
+use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
 /// What the engine put out: the tours it streamed, the tours and nodes it
@@ -201,9 +201,23 @@ fn an_engine_built_without_warnsdorff_searches_in_the_fixed_order() {
     let (_, fixed_tours) = reference(fixed, every);
     let (_, warnsdorff_tours) = reference(warnsdorff, every);
     assert_ne!(fixed_tours, warnsdorff_tours, "the orders must differ here for the test to tell them apart");
-    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, false), (5, 4), warnsdorff, &[], every, 2);
+    let run = simulate_engine(
+        Engine::<20, 5>::for_accelerator(5, 4, false, JobRole::Walker),
+        (5, 4),
+        warnsdorff,
+        &[],
+        every,
+        2,
+    );
     assert_eq!(run.tours, fixed_tours);
-    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, true), (5, 4), warnsdorff, &[], every, 2);
+    let run = simulate_engine(
+        Engine::<20, 5>::for_accelerator(5, 4, true, JobRole::Walker),
+        (5, 4),
+        warnsdorff,
+        &[],
+        every,
+        2,
+    );
     assert_eq!(run.tours, warnsdorff_tours, "built with it");
 }
 
