@@ -163,14 +163,15 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     /// The last engine of the search's turns (the engines it runs on).
     serve_last: DFF<Bits<32>>,
     // The job queue: paths and numbers, filled at `queue_head`, taken at
-    // `queue_tail`; whether a job was put in during the clock before (its
-    // entry is not readable yet).
+    // `queue_tail`; the engine granted the job taken in the clock before
+    // (one-hot; registered, so that the choice among the engines' requests
+    // and its fan-out to the held-job registers are a clock apart).
     queue_paths: RAM<Bits<JOB_PATH_BITS>, QUEUE_BITS>,
     queue_numbers: RAM<Bits<32>, QUEUE_BITS>,
     queue_head: DFF<Bits<QUEUE_BITS>>,
     queue_tail: DFF<Bits<QUEUE_BITS>>,
     queue_count: DFF<Bits<16>>,
-    queue_pushed: DFF<bool>,
+    granted: DFF<Bits<32>>,
     streaming: DFF<bool>,
     stream_owner: DFF<Bits<32>>,
     /// Tours sent (first-K) or counted (count mode).
@@ -188,6 +189,7 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     split: Signal<Local, Bits<8>>,
     served: Signal<Local, Bits<32>>,
     job_available: Signal<Local, bool>,
+    job_asking: Vec<Signal<Local, bool>>,
     job_asked: Vec<Signal<Local, bool>>,
     job_taken: Signal<Local, bool>,
     use_engines: Signal<Local, Bits<8>>,
@@ -324,7 +326,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             queue_head: Default::default(),
             queue_tail: Default::default(),
             queue_count: Default::default(),
-            queue_pushed: Default::default(),
+            granted: Default::default(),
             streaming: Default::default(),
             stream_owner: Default::default(),
             tour_total: Default::default(),
@@ -340,6 +342,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             split: Default::default(),
             served: Default::default(),
             job_available: Default::default(),
+            job_asking: (0..engines).map(|_| Default::default()).collect(),
             job_asked: (0..engines).map(|_| Default::default()).collect(),
             job_taken: Default::default(),
             use_engines: Default::default(),
@@ -390,7 +393,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             queue_head,
             queue_tail,
             queue_count,
-            queue_pushed,
+            granted,
             streaming,
             stream_owner,
             tour_total,
@@ -445,9 +448,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.stream_last.next = false;
 
         // The job queue. The walker's job goes in at the head. A job comes
-        // out at the tail to the first engine asking; the RAM's read is
-        // registered, so the entry after the one taken is read for the next
-        // clock, and a job put in during the clock before is not readable yet.
+        // out at the tail to the first engine asking (not counting one whose
+        // grant is on its way); the RAM's read is registered, so the engine
+        // takes it a clock later, with its grant.
         self.queue_paths.write_clock.next = self.clock.val();
         self.queue_paths.read_clock.next = self.clock.val();
         self.queue_numbers.write_clock.next = self.clock.val();
@@ -458,24 +461,28 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.queue_numbers.write_data.next = self.engines[0].found_number.val();
         self.queue_paths.write_enable.next = self.engines[0].job_found.val();
         self.queue_numbers.write_enable.next = self.engines[0].job_found.val();
-        self.queue_pushed.d.next = self.engines[0].job_found.val();
-        self.job_available.next =
-            (self.queue_count.q.val() >= 2) | ((self.queue_count.q.val() == 1) & !self.queue_pushed.q.val());
-        self.job_asked[0].next = self.engines[0].job_request.val();
-        self.job_taken.next = self.job_available.val() & self.job_asked[0].val();
-        for i in 1..self.engines.len() {
-            self.job_asked[i].next = self.job_asked[i - 1].val() | self.engines[i].job_request.val();
-            self.job_taken.next = self.job_available.val() & self.job_asked[i].val();
+        self.job_available.next = self.queue_count.q.val().any() & self.shares_work.val();
+        for i in 0..self.engines.len() {
+            self.job_asking[i].next =
+                self.engines[i].job_request.val() & !(self.granted.q.val() & self.engine_one_hot[i].val()).any();
         }
-        if !self.shares_work.val() {
-            self.job_taken.next = false;
+        self.job_asked[0].next = self.job_asking[0].val();
+        self.job_taken.next = self.job_available.val() & self.job_asked[0].val();
+        self.granted.d.next = 0.into();
+        if self.job_available.val() & self.job_asking[0].val() {
+            self.granted.d.next = self.engine_one_hot[0].val();
+        }
+        for i in 1..self.engines.len() {
+            self.job_asked[i].next = self.job_asked[i - 1].val() | self.job_asking[i].val();
+            self.job_taken.next = self.job_available.val() & self.job_asked[i].val();
+            if self.job_available.val() & self.job_asking[i].val() & !self.job_asked[i - 1].val() {
+                self.granted.d.next = self.engine_one_hot[i].val();
+            }
         }
         self.queue_paths.read_address.next = self.queue_tail.q.val();
         self.queue_numbers.read_address.next = self.queue_tail.q.val();
         if self.job_taken.val() {
             self.queue_tail.d.next = self.queue_tail.q.val() + 1;
-            self.queue_paths.read_address.next = self.queue_tail.q.val() + 1;
-            self.queue_numbers.read_address.next = self.queue_tail.q.val() + 1;
         }
         if self.engines[0].job_found.val() {
             self.queue_head.d.next = self.queue_head.q.val() + 1;
@@ -528,16 +535,8 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                 self.engines[i].tour_ready.next = self.responses.square_ready.val();
             }
         }
-        // The first engine asking takes the job at the tail.
-        self.engines[0].job_grant.next = self.job_available.val() & self.engines[0].job_request.val();
-        for i in 1..self.engines.len() {
-            self.engines[i].job_grant.next =
-                self.job_available.val() & self.engines[i].job_request.val() & !self.job_asked[i - 1].val();
-        }
-        if !self.shares_work.val() {
-            for i in 0..self.engines.len() {
-                self.engines[i].job_grant.next = false;
-            }
+        for i in 0..self.engines.len() {
+            self.engines[i].job_grant.next = (self.granted.q.val() & self.engine_one_hot[i].val()).any();
         }
         self.responses.square.next = bit_cast::<8, LB>(self.stream_square.val());
         self.responses.square_valid.next = self.stream_valid.val();
@@ -730,6 +729,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                     self.queue_head.d.next = 0.into();
                     self.queue_tail.d.next = 0.into();
                     self.queue_count.d.next = 0.into();
+                    self.granted.d.next = 0.into();
                     self.serve.d.next = 1.into();
                     self.serve_last.d.next = self.last_engine.val();
                     if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {

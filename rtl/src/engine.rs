@@ -123,7 +123,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub found_number: Signal<Out, Bits<32>>,
     /// The walker is still walking: more jobs may come.
     pub walking: Signal<Out, bool>,
-    /// Wants a job; takes `job_path` and `job_number` while `job_grant`.
+    /// Wants a job; takes `job_path` and `job_number` while `job_grant`
+    /// (which comes a clock or more after the request).
     pub job_request: Signal<Out, bool>,
     pub job_grant: Signal<In, bool>,
     pub job_path: Signal<In, Bits<JOB_PATH_BITS>>,
@@ -174,12 +175,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // The squares of rank 0.
     first_rank: Constant<Bits<SQ>>,
     walker: Constant<bool>,
-    // The walker's path: the level each move slot records, and where the
-    // slot lies in the path.
-    path_level: Vec<Constant<Bits<LB>>>,
-    path_shift: Vec<Constant<Bits<JOB_PATH_BITS>>>,
-    // A move's three bits in a path, for the move from level 0.
-    slot_spread: Constant<Bits<JOB_PATH_BITS>>,
+    // The moves whose index has bit b set.
+    code_bit_moves: [Constant<Bits<8>>; 3],
     // The path slots (levels) whose number has bit b set.
     slot_bit: [Constant<Bits<16>>; 4],
 
@@ -201,12 +198,15 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     jobs_found: DFF<Bits<32>>,
     found_pulse: DFF<bool>,
     // The walker's path of moves, or the path of the job being searched;
-    // the next job's; whether this engine's stack holds its job's path (then
-    // the next job starts from the deepest level both paths share).
+    // the next job's, and the level where it departs from this one (ready a
+    // clock after the job is held: `held_ready`); whether this engine's stack
+    // holds its job's path (then the next job starts from that level).
     path: DFF<Bits<JOB_PATH_BITS>>,
     job_held: DFF<bool>,
     held_path: DFF<Bits<JOB_PATH_BITS>>,
     held_number: DFF<Bits<32>>,
+    held_ready: DFF<bool>,
+    rejoin_at: DFF<Bits<LB>>,
     rejoin_ok: DFF<bool>,
     owns_job: DFF<bool>,
     current_job: DFF<Bits<32>>,
@@ -251,6 +251,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     targets: [Signal<Local, Bits<SQ>>; 8],
     moves_chain: [Signal<Local, Bits<8>>; 8],
     moves: Signal<Local, Bits<8>>,
+    offered: Signal<Local, Bits<8>>,
     onward: [Signal<Local, Bits<SQ>>; 8],
     pair_sum: [Signal<Local, Bits<SQ>>; 4],
     pair_carry: [Signal<Local, Bits<SQ>>; 4],
@@ -327,6 +328,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     back_vs_split: Signal<Local, Bits<2>>,
     skip_job: Signal<Local, bool>,
     entering_job: Signal<Local, bool>,
+    replay_level: Signal<Local, Bits<LB>>,
     replay_slice: [Signal<Local, Bits<16>>; 3],
     replay_code: Signal<Local, Bits<3>>,
     replay_move: Signal<Local, Bits<8>>,
@@ -335,8 +337,12 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     first_differing: Signal<Local, Bits<16>>,
     rejoin_level: Signal<Local, Bits<LB>>,
     entered_move: Signal<Local, Bits<8>>,
+    entered_slot: Signal<Local, Bits<16>>,
+    slot_mask: Signal<Local, Bits<JOB_PATH_BITS>>,
+    code_slice: [Signal<Local, Bits<16>>; 3],
     entered_code: Signal<Local, Bits<JOB_PATH_BITS>>,
-    next_job: Signal<Local, bool>,
+    rejoin_job: Signal<Local, bool>,
+    fresh_job: Signal<Local, bool>,
     to_start: Signal<Local, bool>,
     descending: Signal<Local, bool>,
     popping: Signal<Local, bool>,
@@ -378,7 +384,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             Constant::new(value)
         };
         let shift = |amount: i64| Constant::new((amount.unsigned_abs()).into());
-        let path_slots = (MAX_SPLIT_LEVEL as usize).min(SQ - 2);
         Engine {
             clock: Default::default(),
             start: Default::default(),
@@ -429,11 +434,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             row_stride: Constant::new((max_width as u64).into()),
             first_rank: mask((0..SQ).map(|i| i < max_width).collect()),
             walker: Constant::new(role == JobRole::Walker),
-            // Jobs lie above the board's last level, so a path has at most
-            // SQ - 2 moves.
-            path_level: (1..=path_slots).map(|level| Constant::new((level as u64).into())).collect(),
-            path_shift: (0..path_slots).map(|slot| Constant::new((slot as u64).into())).collect(),
-            slot_spread: Constant::new((1 | 1 << 16 | 1 << 32).into()),
+            code_bit_moves: std::array::from_fn(|b| {
+                Constant::new(((0..8u64).filter(|m| m >> b & 1 == 1).map(|m| 1 << m).sum::<u64>()).into())
+            }),
             slot_bit: std::array::from_fn(|b| {
                 Constant::new(((0..16u64).filter(|k| k >> b & 1 == 1).map(|k| 1 << k).sum::<u64>()).into())
             }),
@@ -455,6 +458,8 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             job_held: Default::default(),
             held_path: Default::default(),
             held_number: Default::default(),
+            held_ready: Default::default(),
+            rejoin_at: Default::default(),
             rejoin_ok: Default::default(),
             owns_job: Default::default(),
             current_job: Default::default(),
@@ -494,6 +499,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             targets: Default::default(),
             moves_chain: Default::default(),
             moves: Default::default(),
+            offered: Default::default(),
             onward: Default::default(),
             pair_sum: Default::default(),
             pair_carry: Default::default(),
@@ -570,6 +576,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             back_vs_split: Default::default(),
             skip_job: Default::default(),
             entering_job: Default::default(),
+            replay_level: Default::default(),
             replay_slice: Default::default(),
             replay_code: Default::default(),
             replay_move: Default::default(),
@@ -578,8 +585,12 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             first_differing: Default::default(),
             rejoin_level: Default::default(),
             entered_move: Default::default(),
+            entered_slot: Default::default(),
+            slot_mask: Default::default(),
+            code_slice: Default::default(),
             entered_code: Default::default(),
-            next_job: Default::default(),
+            rejoin_job: Default::default(),
+            fresh_job: Default::default(),
             to_start: Default::default(),
             descending: Default::default(),
             popping: Default::default(),
@@ -616,6 +627,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             job_held,
             held_path,
             held_number,
+            held_ready,
+            rejoin_at,
             rejoin_ok,
             owns_job,
             current_job,
@@ -842,14 +855,37 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.use_prune.q.val() {
             self.lane_dead.next = self.lane_dead_blocked.val() | self.lane_dead_ends.val();
         }
+        // (Of every free move, also when replaying: the stack keeps them for
+        // a later job that rejoins at this level with another move.)
         self.doomed.next = self.moves.val() & bit_cast::<8, 16>(self.lane_dead.val());
         self.probe_dead.next = self.lane_dead.val().get_bit(8);
+        // Replaying a job's path: the move it takes at this level (in Rejoin,
+        // at the level popped to), the only one offered, so none is left to
+        // try. Forced here, where the moves come in early, and not on the
+        // chosen move, which is on the step's longest path.
+        self.replay_level.next = self.depth.q.val();
+        if self.state.q.val() == EngineState::Rejoin {
+            self.replay_level.next = self.resume_level.q.val();
+        }
+        self.replay_slice[0].next = self.path.q.val().get_bits::<16>(0) >> self.replay_level.val();
+        self.replay_slice[1].next = self.path.q.val().get_bits::<16>(16) >> self.replay_level.val();
+        self.replay_slice[2].next = self.path.q.val().get_bits::<16>(32) >> self.replay_level.val();
+        self.replay_code.next = bits::<3>(0)
+            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
+            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
+            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
+        self.replay_move.next = bits::<8>(1) << self.replay_code.val();
+        self.offered.next = self.moves.val();
+        if self.state.q.val() == EngineState::Replay {
+            self.offered.next = self.replay_move.val();
+        }
         // Count mode skips the dead children: they are counted, not entered.
         // First-K mode enters them, so that nodes are counted in the
-        // reference's order; a child entered dead has no moves.
-        self.tried.next = self.moves.val();
+        // reference's order; a child entered dead has no moves. (A replayed
+        // move is never dead in count mode: the walker entered it.)
+        self.tried.next = self.offered.val();
         if self.count_mode.q.val() {
-            self.tried.next = self.moves.val() & !self.doomed.val();
+            self.tried.next = self.offered.val() & !self.doomed.val();
         }
         self.dead.next = self.entered_dead.q.val();
         // The first move to try: the free move of least (degree, index). Each
@@ -885,20 +921,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             | self.front_ranks_before[7].val();
         self.first.next = self.tried.val() & !self.front_beaten.val();
         self.rest.next = self.tried.val() & !self.first.val();
-        // Replaying a job's path: the move it takes at this level, with none
-        // left to try.
-        self.replay_slice[0].next = self.path.q.val().get_bits::<16>(0) >> self.depth.q.val();
-        self.replay_slice[1].next = self.path.q.val().get_bits::<16>(16) >> self.depth.q.val();
-        self.replay_slice[2].next = self.path.q.val().get_bits::<16>(32) >> self.depth.q.val();
-        self.replay_code.next = bits::<3>(0)
-            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
-            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
-            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
-        self.replay_move.next = bits::<8>(1) << self.replay_code.val();
-        if self.state.q.val() == EngineState::Replay {
-            self.first.next = self.replay_move.val();
-            self.rest.next = 0.into();
-        }
         self.child.next = 0.into();
         self.child_index.next = self.current_index.q.val();
         for m in 0..8 {
@@ -930,6 +952,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.held_number.d.next = self.job_number.val();
             self.job_held.d.next = true;
         }
+        self.held_ready.d.next = self.job_held.q.val();
 
         // The next move of the resume level (from RAM right after a refill).
         self.back_moves.next = self.resume_moves.q.val();
@@ -1094,7 +1117,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.found_number.next = self.current_job.q.val();
         self.walking.next = self.walking_top.q.val();
         self.found_pulse.d.next = false;
-        self.next_job.next = false;
+        self.rejoin_job.next = false;
+        self.fresh_job.next = false;
         self.to_start.next = false;
         self.descending.next = false;
         self.popping.next = false;
@@ -1210,11 +1234,14 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         // Dead end: pop to the resume level, enter its next move.
                         self.popping.next = true;
                     } else if self.splitting.q.val() {
-                        // The job, or the walk, is over: on to the next job.
+                        // The job, or the walk, is over: on to the next job,
+                        // straight from here if it is ready. (Starting from
+                        // the start square waits for Next: only a rejoin is
+                        // decided here, on the step's longest path.)
                         self.walking_top.d.next = false;
                         self.state.d.next = EngineState::Next;
-                        if self.job_held.q.val() {
-                            self.next_job.next = true;
+                        if self.held_ready.q.val() & self.rejoin_ok.q.val() {
+                            self.rejoin_job.next = true;
                         }
                     } else {
                         self.state.d.next = EngineState::Done;
@@ -1226,10 +1253,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.busy.next = true;
                 if self.cancel.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.job_held.q.val() {
-                    // (A job granted in this clock starts in the next.)
-                    self.next_job.next = true;
-                } else if self.jobs_over.val() {
+                } else if self.held_ready.q.val() {
+                    // (A job starts two clocks after its grant: one to hold
+                    // it, one to find where it departs from the last.)
+                    if self.rejoin_ok.q.val() {
+                        self.rejoin_job.next = true;
+                    } else {
+                        self.fresh_job.next = true;
+                    }
+                } else if !self.job_held.q.val() & !self.job_grant.val() & self.jobs_over.val() {
                     self.state.d.next = EngineState::Done;
                 }
             }
@@ -1375,24 +1407,27 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             .replace_bit(1, (self.first_differing.val() & self.slot_bit[1].val()).any())
             .replace_bit(2, (self.first_differing.val() & self.slot_bit[2].val()).any())
             .replace_bit(3, (self.first_differing.val() & self.slot_bit[3].val()).any());
-        if self.next_job.val() {
+        self.rejoin_at.d.next = self.rejoin_level.val();
+        if self.rejoin_job.val() | self.fresh_job.val() {
             self.job_held.d.next = false;
+            self.held_ready.d.next = false;
             self.owns_job.d.next = true;
             self.path.d.next = self.held_path.q.val();
             self.reported.d.next = false;
-            if self.rejoin_ok.q.val() {
-                self.resume_level.d.next = self.rejoin_level.val();
-                self.depth.d.next = self.rejoin_level.val();
-                self.refill.d.next = true;
-                self.moves_ram.read_address.next = self.rejoin_level.val();
-                self.squares_ram.read_address.next = self.rejoin_level.val();
-                self.degrees_ram.read_address.next = self.rejoin_level.val();
-                self.doomed_ram.read_address.next = self.rejoin_level.val();
-                self.state.d.next = EngineState::Rejoin;
-            } else {
-                self.to_start.next = true;
-                self.state.d.next = EngineState::Replay;
-            }
+        }
+        // Rejoin pops to `resume_level` (its entry read from the stack now).
+        if self.rejoin_job.val() {
+            self.resume_level.d.next = self.rejoin_at.q.val();
+            self.refill.d.next = true;
+            self.moves_ram.read_address.next = self.rejoin_at.q.val();
+            self.squares_ram.read_address.next = self.rejoin_at.q.val();
+            self.degrees_ram.read_address.next = self.rejoin_at.q.val();
+            self.doomed_ram.read_address.next = self.rejoin_at.q.val();
+            self.state.d.next = EngineState::Rejoin;
+        }
+        if self.fresh_job.val() {
+            self.to_start.next = true;
+            self.state.d.next = EngineState::Replay;
         }
         // At the start square, nothing else visited (one set of inputs on
         // these registers for the search's start and a job's).
@@ -1417,6 +1452,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.splitting.d.next = false;
             self.jobs_found.d.next = 0.into();
             self.job_held.d.next = false;
+            self.held_ready.d.next = false;
             self.rejoin_ok.d.next = false;
             self.owns_job.d.next = false;
             self.current_job.d.next = 0.into();
@@ -1447,17 +1483,30 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
         }
         // The walker keeps the move that entered each level above the jobs.
-        self.entered_code.next = bits::<JOB_PATH_BITS>(0)
-            .replace_bit(0, (self.entered_move.val() & bits::<8>(170)).any())
-            .replace_bit(16, (self.entered_move.val() & bits::<8>(204)).any())
-            .replace_bit(32, (self.entered_move.val() & bits::<8>(240)).any());
-        if self.entering.val() & self.walking_top.q.val() {
-            for k in 0..self.path_level.len() {
-                if self.entered_level.val() == self.path_level[k].val() {
-                    self.path.d.next = (self.path.q.val() & !(self.slot_spread.val() << self.path_shift[k].val()))
-                        | (self.entered_code.val() << self.path_shift[k].val());
-                }
+        // (Each bit of the move's index fills its slice; the slot mask
+        // picks the slot.)
+        for b in 0..3 {
+            self.code_slice[b].next = 0.into();
+            if (self.entered_move.val() & self.code_bit_moves[b].val()).any() {
+                self.code_slice[b].next = !bits::<16>(0);
             }
+        }
+        self.entered_code.next = bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[0].val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[1].val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[2].val()) << 32);
+        // Its slot is the level stepped from (a descent's depth, a pop's
+        // resume level), decoded before the step picks one; levels 16 and up
+        // decode to none.
+        self.entered_slot.next = bits::<16>(1) << self.depth.q.val();
+        if self.popping.val() {
+            self.entered_slot.next = bits::<16>(1) << self.resume_level.q.val();
+        }
+        self.slot_mask.next = bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 32);
+        if self.entering.val() & self.walking_top.q.val() {
+            self.path.d.next = (self.path.q.val() & !self.slot_mask.val())
+                | (self.entered_code.val() & self.slot_mask.val());
         }
         // Dead children judged without being entered (count mode), counted by
         // the engine that counts their level (as `counted` above).
