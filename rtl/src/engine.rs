@@ -198,14 +198,13 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     jobs_found: DFF<Bits<32>>,
     found_pulse: DFF<bool>,
     // The walker's path of moves, or the path of the job being searched;
-    // the next job's, and the level where it departs from this one (ready a
-    // clock after the job is held: `held_ready`); whether this engine's stack
-    // holds its job's path (then the next job starts from that level).
+    // the next job's, and the level where it departs from this one (found as
+    // the job is granted); whether this engine's stack holds its job's path
+    // (then the next job starts from that level).
     path: DFF<Bits<JOB_PATH_BITS>>,
     job_held: DFF<bool>,
     held_path: DFF<Bits<JOB_PATH_BITS>>,
     held_number: DFF<Bits<32>>,
-    held_ready: DFF<bool>,
     rejoin_at: DFF<Bits<LB>>,
     rejoin_ok: DFF<bool>,
     owns_job: DFF<bool>,
@@ -289,6 +288,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     three_ends: Signal<Local, bool>,
     free_two: Signal<Local, bool>,
     probe: Signal<Local, Bits<SQ>>,
+    lane_bit_blocked: [Signal<Local, bool>; 8],
+    lane_bit_ends: [Signal<Local, bool>; 8],
     lane_blocked_chain: [Signal<Local, Bits<16>>; 8],
     lane_ends_chain: [Signal<Local, Bits<16>>; 8],
     lane_blocked: Signal<Local, Bits<16>>,
@@ -458,7 +459,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             job_held: Default::default(),
             held_path: Default::default(),
             held_number: Default::default(),
-            held_ready: Default::default(),
             rejoin_at: Default::default(),
             rejoin_ok: Default::default(),
             owns_job: Default::default(),
@@ -537,6 +537,8 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             three_ends: Default::default(),
             free_two: Default::default(),
             probe: Default::default(),
+            lane_bit_blocked: Default::default(),
+            lane_bit_ends: Default::default(),
             lane_blocked_chain: Default::default(),
             lane_ends_chain: Default::default(),
             lane_blocked: Default::default(),
@@ -627,7 +629,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             job_held,
             held_path,
             held_number,
-            held_ready,
             rejoin_at,
             rejoin_ok,
             owns_job,
@@ -803,31 +804,30 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.state.q.val() == EngineState::Root {
             self.probe.next = self.start_one_hot.val();
         }
-        self.lane_blocked_chain[0].next = bits::<16>(0).replace_bit(
-            0,
-            !self.target_ways[0].val().any()
-                | (self.want_closed.q.val()
-                    & (self.target_ways[0].val() == 1)
-                    & !(self.targets[0].val() & self.closing_squares.q.val()).any()),
-        );
-        self.lane_ends_chain[0].next = bits::<16>(0).replace_bit(
-            0,
-            (self.want_closed.q.val() & (self.targets[0].val() & self.closing_squares.q.val()).any())
-                | (!self.want_closed.q.val() & (self.target_ways[0].val() == 1)),
-        );
-        for m in 1..8 {
-            self.lane_blocked_chain[m].next = self.lane_blocked_chain[m - 1].val().replace_bit(
-                m,
-                !self.target_ways[m].val().any()
+        // A free target is blocked (or an end) as the square it is: its bit
+        // of `blocked` (`ends`). Builds with Warnsdorff's order read it off
+        // the target's onward count, which they select anyway; the others
+        // select these two bits instead of the count's four.
+        for m in 0..8 {
+            if self.has_warnsdorff.val() {
+                self.lane_bit_blocked[m].next = !self.target_ways[m].val().any()
                     | (self.want_closed.q.val()
                         & (self.target_ways[m].val() == 1)
-                        & !(self.targets[m].val() & self.closing_squares.q.val()).any()),
-            );
-            self.lane_ends_chain[m].next = self.lane_ends_chain[m - 1].val().replace_bit(
-                m,
-                (self.want_closed.q.val() & (self.targets[m].val() & self.closing_squares.q.val()).any())
-                    | (!self.want_closed.q.val() & (self.target_ways[m].val() == 1)),
-            );
+                        & !(self.targets[m].val() & self.closing_squares.q.val()).any());
+                self.lane_bit_ends[m].next = (self.want_closed.q.val()
+                    & (self.targets[m].val() & self.closing_squares.q.val()).any())
+                    | (!self.want_closed.q.val() & (self.target_ways[m].val() == 1));
+            } else {
+                self.lane_bit_blocked[m].next = (self.targets[m].val() & self.blocked.val()).any();
+                self.lane_bit_ends[m].next = (self.targets[m].val() & self.ends.val()).any();
+            }
+        }
+        self.lane_blocked_chain[0].next = bits::<16>(0).replace_bit(0, self.lane_bit_blocked[0].val());
+        self.lane_ends_chain[0].next = bits::<16>(0).replace_bit(0, self.lane_bit_ends[0].val());
+        for m in 1..8 {
+            self.lane_blocked_chain[m].next =
+                self.lane_blocked_chain[m - 1].val().replace_bit(m, self.lane_bit_blocked[m].val());
+            self.lane_ends_chain[m].next = self.lane_ends_chain[m - 1].val().replace_bit(m, self.lane_bit_ends[m].val());
         }
         self.lane_blocked.next =
             self.lane_blocked_chain[7].val().replace_bit(8, (self.probe.val() & self.blocked.val()).any());
@@ -952,7 +952,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.held_number.d.next = self.job_number.val();
             self.job_held.d.next = true;
         }
-        self.held_ready.d.next = self.job_held.q.val();
 
         // The next move of the resume level (from RAM right after a refill).
         self.back_moves.next = self.resume_moves.q.val();
@@ -1240,7 +1239,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         // decided here, on the step's longest path.)
                         self.walking_top.d.next = false;
                         self.state.d.next = EngineState::Next;
-                        if self.held_ready.q.val() & self.rejoin_ok.q.val() {
+                        if self.job_held.q.val() & self.rejoin_ok.q.val() {
                             self.rejoin_job.next = true;
                         }
                     } else {
@@ -1253,9 +1252,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.busy.next = true;
                 if self.cancel.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.held_ready.q.val() {
-                    // (A job starts two clocks after its grant: one to hold
-                    // it, one to find where it departs from the last.)
+                } else if self.job_held.q.val() {
+                    // (A job granted in this clock starts in the next.)
                     if self.rejoin_ok.q.val() {
                         self.rejoin_job.next = true;
                     } else {
@@ -1397,7 +1395,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // shares with the last job's (the first moves of two jobs handed out
         // near each other mostly agree), else from the start square; then
         // replay the rest of the path.
-        self.path_diff.next = self.path.q.val() ^ self.held_path.q.val();
+        self.path_diff.next = self.path.q.val() ^ self.job_path.val();
         self.slots_same.next = !(self.path_diff.val().get_bits::<16>(0)
             | self.path_diff.val().get_bits::<16>(16)
             | self.path_diff.val().get_bits::<16>(32));
@@ -1407,10 +1405,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             .replace_bit(1, (self.first_differing.val() & self.slot_bit[1].val()).any())
             .replace_bit(2, (self.first_differing.val() & self.slot_bit[2].val()).any())
             .replace_bit(3, (self.first_differing.val() & self.slot_bit[3].val()).any());
-        self.rejoin_at.d.next = self.rejoin_level.val();
+        if self.job_grant.val() {
+            self.rejoin_at.d.next = self.rejoin_level.val();
+        }
         if self.rejoin_job.val() | self.fresh_job.val() {
             self.job_held.d.next = false;
-            self.held_ready.d.next = false;
             self.owns_job.d.next = true;
             self.path.d.next = self.held_path.q.val();
             self.reported.d.next = false;
@@ -1452,7 +1451,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.splitting.d.next = false;
             self.jobs_found.d.next = 0.into();
             self.job_held.d.next = false;
-            self.held_ready.d.next = false;
             self.rejoin_ok.d.next = false;
             self.owns_job.d.next = false;
             self.current_job.d.next = 0.into();
