@@ -827,7 +827,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         for m in 1..8 {
             self.lane_blocked_chain[m].next =
                 self.lane_blocked_chain[m - 1].val().replace_bit(m, self.lane_bit_blocked[m].val());
-            self.lane_ends_chain[m].next = self.lane_ends_chain[m - 1].val().replace_bit(m, self.lane_bit_ends[m].val());
+            self.lane_ends_chain[m].next =
+                self.lane_ends_chain[m - 1].val().replace_bit(m, self.lane_bit_ends[m].val());
         }
         self.lane_blocked.next =
             self.lane_blocked_chain[7].val().replace_bit(8, (self.probe.val() & self.blocked.val()).any());
@@ -1503,8 +1504,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 16)
             | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 32);
         if self.entering.val() & self.walking_top.q.val() {
-            self.path.d.next = (self.path.q.val() & !self.slot_mask.val())
-                | (self.entered_code.val() & self.slot_mask.val());
+            self.path.d.next =
+                (self.path.q.val() & !self.slot_mask.val()) | (self.entered_code.val() & self.slot_mask.val());
         }
         // Dead children judged without being entered (count mode), counted by
         // the engine that counts their level (as `counted` above).

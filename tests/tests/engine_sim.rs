@@ -282,7 +282,8 @@ fn an_engine_built_without_warnsdorff_prunes_node_for_node() {
     // Such an engine judges a child from the two bits pruning needs of its
     // square, not from its onward count: the same rule, open and closed,
     // counting (dead children counted unentered) and streaming (entered).
-    for (board, start, closed) in [("5x4", "a1", false), ("5x4", "b2", false), ("5x4", "a1", true), ("4x4", "b1", true)] {
+    for (board, start, closed) in [("5x4", "a1", false), ("5x4", "b2", false), ("5x4", "a1", true), ("4x4", "b1", true)]
+    {
         let spec = SearchSpec { prune: true, ..spec(board, start, closed) };
         let count = reference(spec, Goal::CountAll).0;
         let engine = Engine::<20, 5>::for_accelerator(5, 4, false, JobRole::Walker);
