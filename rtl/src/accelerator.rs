@@ -172,6 +172,11 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     queue_tail: DFF<Bits<QUEUE_BITS>>,
     queue_count: DFF<Bits<16>>,
     granted: DFF<Bits<32>>,
+    // The walker's job, registered on its way to the queue (so that the
+    // walker's logic is not drawn across the chip to the queue's RAM).
+    push_valid: DFF<bool>,
+    push_path: DFF<Bits<JOB_PATH_BITS>>,
+    push_number: DFF<Bits<32>>,
     streaming: DFF<bool>,
     stream_owner: DFF<Bits<32>>,
     /// Tours sent (first-K) or counted (count mode).
@@ -276,7 +281,10 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             split_limit: constant((SQ as u64 - 1).min(MAX_SPLIT_LEVEL + 1)),
             // The walker hands a job to the queue only with room for it and
             // the one still on its way (its pulse is registered).
-            queue_room: constant((1 << QUEUE_BITS) - 2),
+            // The walker sees the room a clock late and up to three jobs are
+            // on their way (its found pulse, the push register, the count),
+            // so it is told the queue is full four places early.
+            queue_room: constant((1 << QUEUE_BITS) - 4),
             has_warnsdorff: Constant::new(features.warnsdorff),
             // One engine never splits: its job logic then synthesises away.
             shares_work: Constant::new(engines > 1),
@@ -327,6 +335,9 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             queue_tail: Default::default(),
             queue_count: Default::default(),
             granted: Default::default(),
+            push_valid: Default::default(),
+            push_path: Default::default(),
+            push_number: Default::default(),
             streaming: Default::default(),
             stream_owner: Default::default(),
             tour_total: Default::default(),
@@ -394,6 +405,9 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             queue_tail,
             queue_count,
             granted,
+            push_valid,
+            push_path,
+            push_number,
             streaming,
             stream_owner,
             tour_total,
@@ -457,10 +471,13 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.queue_numbers.read_clock.next = self.clock.val();
         self.queue_paths.write_address.next = self.queue_head.q.val();
         self.queue_numbers.write_address.next = self.queue_head.q.val();
-        self.queue_paths.write_data.next = self.engines[0].found_path.val();
-        self.queue_numbers.write_data.next = self.engines[0].found_number.val();
-        self.queue_paths.write_enable.next = self.engines[0].job_found.val();
-        self.queue_numbers.write_enable.next = self.engines[0].job_found.val();
+        self.push_valid.d.next = self.engines[0].job_found.val();
+        self.push_path.d.next = self.engines[0].found_path.val();
+        self.push_number.d.next = self.engines[0].found_number.val();
+        self.queue_paths.write_data.next = self.push_path.q.val();
+        self.queue_numbers.write_data.next = self.push_number.q.val();
+        self.queue_paths.write_enable.next = self.push_valid.q.val();
+        self.queue_numbers.write_enable.next = self.push_valid.q.val();
         self.job_available.next = self.queue_count.q.val().any() & self.shares_work.val();
         for i in 0..self.engines.len() {
             self.job_asking[i].next =
@@ -484,7 +501,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         if self.job_taken.val() {
             self.queue_tail.d.next = self.queue_tail.q.val() + 1;
         }
-        if self.engines[0].job_found.val() {
+        if self.push_valid.q.val() {
             self.queue_head.d.next = self.queue_head.q.val() + 1;
             if !self.job_taken.val() {
                 self.queue_count.d.next = self.queue_count.q.val() + 1;
@@ -516,8 +533,10 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             self.engines[i].job_space.next = self.queue_count.q.val() < self.queue_room.val();
             self.engines[i].job_path.next = self.queue_paths.read_data.val();
             self.engines[i].job_number.next = self.queue_numbers.read_data.val();
-            self.engines[i].jobs_over.next =
-                !self.engines[0].walking.val() & !self.engines[0].job_found.val() & !self.queue_count.q.val().any();
+            self.engines[i].jobs_over.next = !self.engines[0].walking.val()
+                & !self.engines[0].job_found.val()
+                & !self.push_valid.q.val()
+                & !self.queue_count.q.val().any();
             // Stop every engine but the one streaming (a frame is never cut).
             self.engines[i].cancel.next = self.searching.q.val()
                 & self.stopping.val()
@@ -730,6 +749,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                     self.queue_tail.d.next = 0.into();
                     self.queue_count.d.next = 0.into();
                     self.granted.d.next = 0.into();
+                    self.push_valid.d.next = false;
                     self.serve.d.next = 1.into();
                     self.serve_last.d.next = self.last_engine.val();
                     if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {

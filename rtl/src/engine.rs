@@ -115,7 +115,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     /// out each job as the path of moves that leads to it; the others replay
     /// such a path and search the job's subtree. (Not combined with a prefix.)
     pub split_level: Signal<In, Bits<LB>>,
-    /// The queue takes a job from the walker (sampled as a job is entered).
+    /// The queue takes a job from the walker (registered here first: the
+    /// queue lies across the chip, so the walker reads it a clock late).
     pub job_space: Signal<In, bool>,
     /// The walker found a job in the clock before: its path and number.
     pub job_found: Signal<Out, bool>,
@@ -197,6 +198,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     walking_top: DFF<bool>,
     jobs_found: DFF<Bits<32>>,
     found_pulse: DFF<bool>,
+    queue_room: DFF<bool>,
     // The walker's path of moves, or the path of the job being searched;
     // the next job's, and the level where it departs from this one (found as
     // the job is granted); whether this engine's stack holds its job's path
@@ -455,6 +457,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             walking_top: Default::default(),
             jobs_found: Default::default(),
             found_pulse: Default::default(),
+            queue_room: Default::default(),
             path: Default::default(),
             job_held: Default::default(),
             held_path: Default::default(),
@@ -625,6 +628,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             walking_top,
             jobs_found,
             found_pulse,
+            queue_room,
             path,
             job_held,
             held_path,
@@ -1117,6 +1121,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.found_number.next = self.current_job.q.val();
         self.walking.next = self.walking_top.q.val();
         self.found_pulse.d.next = false;
+        self.queue_room.d.next = self.job_space.val();
         self.rejoin_job.next = false;
         self.fresh_job.next = false;
         self.to_start.next = false;
@@ -1234,15 +1239,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                         // Dead end: pop to the resume level, enter its next move.
                         self.popping.next = true;
                     } else if self.splitting.q.val() {
-                        // The job, or the walk, is over: on to the next job,
-                        // straight from here if it is ready. (Starting from
-                        // the start square waits for Next: only a rejoin is
-                        // decided here, on the step's longest path.)
+                        // The job, or the walk, is over: on to the next job.
+                        // (Started from Next, a clock later: deciding it here
+                        // put the job's registers on the step's longest path.)
                         self.walking_top.d.next = false;
                         self.state.d.next = EngineState::Next;
-                        if self.job_held.q.val() & self.rejoin_ok.q.val() {
-                            self.rejoin_job.next = true;
-                        }
                     } else {
                         self.state.d.next = EngineState::Done;
                     }
@@ -1468,15 +1469,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.entering_job.next = self.splitting.q.val() & (self.entered_vs_split.val() == 1);
         self.counted.next = !self.splitting.q.val()
             | (self.entered_vs_split.val() == 2)
-            | (self.entering_job.val() & (!self.walking_top.q.val() | !self.job_space.val()))
+            | (self.entering_job.val() & (!self.walking_top.q.val() | !self.queue_room.q.val()))
             | ((self.entered_vs_split.val() == 0) & self.walking_top.q.val());
         // The walker numbers each job it enters, and hands it to the queue
         // or, when the queue is full, searches it itself.
         if self.entering.val() & self.entering_job.val() & self.walking_top.q.val() {
             self.jobs_found.d.next = self.jobs_found.q.val() + 1;
             self.current_job.d.next = self.jobs_found.q.val();
-            self.owns_job.d.next = !self.job_space.val();
-            self.found_pulse.d.next = self.job_space.val();
+            self.owns_job.d.next = !self.queue_room.q.val();
+            self.found_pulse.d.next = self.queue_room.q.val();
         }
         if self.state.q.val() == EngineState::Root {
             self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
