@@ -198,6 +198,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     walking_top: DFF<bool>,
     jobs_found: DFF<Bits<32>>,
     found_pulse: DFF<bool>,
+    job_entered: DFF<bool>,
     queue_room: DFF<bool>,
     // The walker's path of moves, or the path of the job being searched;
     // the next job's, and the level where it departs from this one (found as
@@ -457,6 +458,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             walking_top: Default::default(),
             jobs_found: Default::default(),
             found_pulse: Default::default(),
+            job_entered: Default::default(),
             queue_room: Default::default(),
             path: Default::default(),
             job_held: Default::default(),
@@ -628,6 +630,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             walking_top,
             jobs_found,
             found_pulse,
+            job_entered,
             queue_room,
             path,
             job_held,
@@ -1118,9 +1121,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.children_judged.next = false;
         self.job_found.next = self.found_pulse.q.val();
         self.found_path.next = self.path.q.val();
-        self.found_number.next = self.current_job.q.val();
+        self.found_number.next = self.jobs_found.q.val();
         self.walking.next = self.walking_top.q.val();
         self.found_pulse.d.next = false;
+        self.job_entered.d.next = false;
         self.queue_room.d.next = self.job_space.val();
         self.rejoin_job.next = false;
         self.fresh_job.next = false;
@@ -1474,10 +1478,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // The walker numbers each job it enters, and hands it to the queue
         // or, when the queue is full, searches it itself.
         if self.entering.val() & self.entering_job.val() & self.walking_top.q.val() {
-            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
-            self.current_job.d.next = self.jobs_found.q.val();
             self.owns_job.d.next = !self.queue_room.q.val();
             self.found_pulse.d.next = self.queue_room.q.val();
+            self.job_entered.d.next = true;
+        }
+        // Numbered a clock later, off the step's longest path: until then
+        // `jobs_found` is the entered job's number (what the queue takes).
+        if self.job_entered.q.val() {
+            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
+            self.current_job.d.next = self.jobs_found.q.val();
         }
         if self.state.q.val() == EngineState::Root {
             self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
