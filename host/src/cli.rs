@@ -188,10 +188,10 @@ pub struct DeviceArgs {
     /// How the board's or simulator's engines share a search: the tree level
     /// whose nodes are their jobs. 0 runs one engine, in the reference's
     /// order (so the first tours are the CPU's); default: the shallowest level
-    /// with 256 jobs per engine, but not past one whose nodes above outnumber
-    /// its jobs by half again (there every engine's walk over the levels
-    /// above costs more than finer jobs gain). A level at or past the
-    /// board's last square has no jobs and runs as 0.
+    /// with 640 jobs per engine, but not past one whose nodes above outnumber
+    /// its jobs by half again (there replaying more jobs' paths costs more
+    /// than finer jobs gain), and at most 16. A level at or past the board's
+    /// last square has no jobs and runs as 0.
     #[arg(long, value_name = "LEVEL")]
     pub split_level: Option<u8>,
     /// Engines of the board or simulator to use (default: all).

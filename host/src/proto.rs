@@ -17,6 +17,9 @@ pub const OVERHEAD: usize = 6;
 pub const TOUR_HEADER: usize = 9;
 /// PROGRESS and DONE payload bytes: state, four 48-bit counters.
 pub const COUNTERS_LENGTH: usize = 25;
+/// The deepest split level the device takes (a job crosses the chip as its
+/// path, three bits per level).
+pub const MAX_SPLIT_LEVEL: u8 = 16;
 
 pub mod code {
     //! Type bytes and numbers, as in `docs/protocol.md`.

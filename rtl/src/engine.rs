@@ -28,6 +28,15 @@
 use rust_hdl::prelude::*;
 
 use crate::geometry::Geometry;
+use crate::protocol::MAX_SPLIT_LEVEL;
+
+/// Bits of a job's path: the move (its canonical index, 3 bits) that
+/// entered each level above the job level, bit-sliced: bit `b` of the move
+/// from level `k` is bit `16 * b + k`, so that a level's move is read, and
+/// two paths compared, with a few wide gates instead of a mux per level.
+pub const JOB_PATH_BITS: usize = 3 * MAX_SPLIT_LEVEL as usize;
+// The slices are 16 bits wide in the logic below.
+const _: () = assert!(MAX_SPLIT_LEVEL == 16);
 
 /// How a search ended (the accelerator's DONE status): the requested number
 /// of tours was found.
@@ -37,12 +46,26 @@ pub const STATUS_EXHAUSTED: u64 = 2;
 /// The search was cancelled.
 pub const STATUS_ABORTED: u64 = 3;
 
+/// An engine's part in sharing a search (see [`Engine::split_level`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum JobRole {
+    /// Walks the levels above the jobs and queues them (one engine must): it
+    /// counts the nodes up there, searches a job itself when the queue has
+    /// no room for it, and takes jobs from the queue once its walk is done.
+    Walker,
+    /// Takes jobs from the queue; the walking logic is left out.
+    Worker,
+}
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum EngineState {
     Idle,
     Setup,
     Root,
     Load,
+    Next,
+    Rejoin,
+    Replay,
     Run,
     Emit,
     Done,
@@ -88,16 +111,27 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     pub prefix_ready: Signal<Out, bool>,
     /// Work splitting among engines; 0 turns it off (this engine searches
     /// the whole tree). The nodes at this level are *jobs*, numbered in search
-    /// order. Every engine walks the levels above it, and enters the subtree
-    /// of a job only when it holds that job's ticket. (Not combined with a
-    /// prefix.)
+    /// order. One engine, the *walker*, walks the levels above it and hands
+    /// out each job as the path of moves that leads to it; the others replay
+    /// such a path and search the job's subtree. (Not combined with a prefix.)
     pub split_level: Signal<In, Bits<LB>>,
-    /// This engine counts the nodes above the split level (one engine must).
-    pub counts_above: Signal<In, bool>,
-    /// Wants the next job's number; takes `ticket` while `ticket_grant`.
-    pub ticket_request: Signal<Out, bool>,
-    pub ticket_grant: Signal<In, bool>,
-    pub ticket: Signal<In, Bits<32>>,
+    /// The queue takes a job from the walker (registered here first: the
+    /// queue lies across the chip, so the walker reads it a clock late).
+    pub job_space: Signal<In, bool>,
+    /// The walker found a job in the clock before: its path and number.
+    pub job_found: Signal<Out, bool>,
+    pub found_path: Signal<Out, Bits<JOB_PATH_BITS>>,
+    pub found_number: Signal<Out, Bits<32>>,
+    /// The walker is still walking: more jobs may come.
+    pub walking: Signal<Out, bool>,
+    /// Wants a job; takes `job_path` and `job_number` while `job_grant`
+    /// (which comes a clock or more after the request).
+    pub job_request: Signal<Out, bool>,
+    pub job_grant: Signal<In, bool>,
+    pub job_path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub job_number: Signal<In, Bits<32>>,
+    /// No job is left in the queue and none can come: a waiting engine stops.
+    pub jobs_over: Signal<In, bool>,
     /// The job being searched: the tag of the tours it streams.
     pub job: Signal<Out, Bits<32>>,
     /// Nodes counted in the clock before (up to nine: the node entered and,
@@ -131,7 +165,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     smear_shift: [Constant<Bits<16>>; LB],
     row_stride: Constant<Bits<16>>,
     // A standalone engine takes prefix jobs and stops itself at `limit`
-    // tours. The accelerator's engines share work by tickets and the
+    // tours. The accelerator's engines share work by a job queue and the
     // accelerator counts tours, so this constant drops that logic (an engine
     // synthesised as its own module keeps logic its tied-off inputs would
     // otherwise fold away).
@@ -141,6 +175,11 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     has_warnsdorff: Constant<bool>,
     // The squares of rank 0.
     first_rank: Constant<Bits<SQ>>,
+    walker: Constant<bool>,
+    // The moves whose index has bit b set.
+    code_bit_moves: [Constant<Bits<8>>; 3],
+    // The path slots (levels) whose number has bit b set.
+    slot_bit: [Constant<Bits<16>>; 4],
 
     // The request, latched at start.
     state: DFF<EngineState>,
@@ -152,13 +191,25 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     use_prune: DFF<bool>,
     count_mode: DFF<bool>,
     prefix_left: DFF<Bits<LB>>,
-    // Work splitting: the job level, and which job this engine may enter.
+    // Work splitting: the job level; whether this engine walks the levels
+    // above it; the job it searches and the one it holds next.
     split_depth: DFF<Bits<LB>>,
     splitting: DFF<bool>,
-    top_counter: DFF<bool>,
-    jobs_seen: DFF<Bits<32>>,
-    held_ticket: DFF<Bits<32>>,
-    ticket_held: DFF<bool>,
+    walking_top: DFF<bool>,
+    jobs_found: DFF<Bits<32>>,
+    found_pulse: DFF<bool>,
+    job_entered: DFF<bool>,
+    queue_room: DFF<bool>,
+    // The walker's path of moves, or the path of the job being searched;
+    // the next job's, and the level where it departs from this one (found as
+    // the job is granted); whether this engine's stack holds its job's path
+    // (then the next job starts from that level).
+    path: DFF<Bits<JOB_PATH_BITS>>,
+    job_held: DFF<bool>,
+    held_path: DFF<Bits<JOB_PATH_BITS>>,
+    held_number: DFF<Bits<32>>,
+    rejoin_at: DFF<Bits<LB>>,
+    rejoin_ok: DFF<bool>,
     owns_job: DFF<bool>,
     current_job: DFF<Bits<32>>,
     node_pulse: DFF<Bits<4>>,
@@ -202,6 +253,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     targets: [Signal<Local, Bits<SQ>>; 8],
     moves_chain: [Signal<Local, Bits<8>>; 8],
     moves: Signal<Local, Bits<8>>,
+    offered: Signal<Local, Bits<8>>,
     onward: [Signal<Local, Bits<SQ>>; 8],
     pair_sum: [Signal<Local, Bits<SQ>>; 4],
     pair_carry: [Signal<Local, Bits<SQ>>; 4],
@@ -239,6 +291,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     three_ends: Signal<Local, bool>,
     free_two: Signal<Local, bool>,
     probe: Signal<Local, Bits<SQ>>,
+    lane_bit_blocked: [Signal<Local, bool>; 8],
+    lane_bit_ends: [Signal<Local, bool>; 8],
     lane_blocked_chain: [Signal<Local, Bits<16>>; 8],
     lane_ends_chain: [Signal<Local, Bits<16>>; 8],
     lane_blocked: Signal<Local, Bits<16>>,
@@ -277,8 +331,25 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     push_vs_split: Signal<Local, Bits<2>>,
     back_vs_split: Signal<Local, Bits<2>>,
     skip_job: Signal<Local, bool>,
-    ticket_wait: Signal<Local, bool>,
     entering_job: Signal<Local, bool>,
+    replay_level: Signal<Local, Bits<LB>>,
+    replay_slice: [Signal<Local, Bits<16>>; 3],
+    replay_code: Signal<Local, Bits<3>>,
+    replay_move: Signal<Local, Bits<8>>,
+    path_diff: Signal<Local, Bits<JOB_PATH_BITS>>,
+    slots_same: Signal<Local, Bits<16>>,
+    first_differing: Signal<Local, Bits<16>>,
+    rejoin_level: Signal<Local, Bits<LB>>,
+    entered_move: Signal<Local, Bits<8>>,
+    entered_slot: Signal<Local, Bits<16>>,
+    slot_mask: Signal<Local, Bits<JOB_PATH_BITS>>,
+    code_slice: [Signal<Local, Bits<16>>; 3],
+    entered_code: Signal<Local, Bits<JOB_PATH_BITS>>,
+    rejoin_job: Signal<Local, bool>,
+    fresh_job: Signal<Local, bool>,
+    to_start: Signal<Local, bool>,
+    descending: Signal<Local, bool>,
+    popping: Signal<Local, bool>,
     counted: Signal<Local, bool>,
     children_judged: Signal<Local, bool>,
     doomed_tally: [Signal<Local, Bits<4>>; 8],
@@ -288,20 +359,23 @@ pub struct Engine<const SQ: usize, const LB: usize> {
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
     /// An engine for boards up to `max_width` × `max_height`, with its
-    /// prefix port.
+    /// prefix port. (Given a split level with `job_space` low, it searches
+    /// every job itself.)
     pub fn new(max_width: usize, max_height: usize) -> Self {
-        Self::build(max_width, max_height, true, true)
+        Self::build(max_width, max_height, true, true, JobRole::Walker)
     }
 
     /// As [`Engine::new`], with the prefix port and `limit` ignored: the
-    /// logic the accelerator's engines need (they take jobs by ticket, and
+    /// logic the accelerator's engines need (they take jobs from a queue, and
     /// the accelerator counts the tours sent). Without `warnsdorff` the
     /// engine searches in the fixed order whatever its `warnsdorff` input.
-    pub fn for_accelerator(max_width: usize, max_height: usize, warnsdorff: bool) -> Self {
-        Self::build(max_width, max_height, false, warnsdorff)
+    /// The role is built in, as the accelerator's engines are synthesised
+    /// one module at a time, where a tied-off input would not fold away.
+    pub fn for_accelerator(max_width: usize, max_height: usize, warnsdorff: bool, role: JobRole) -> Self {
+        Self::build(max_width, max_height, false, warnsdorff, role)
     }
 
-    fn build(max_width: usize, max_height: usize, standalone: bool, warnsdorff: bool) -> Self {
+    fn build(max_width: usize, max_height: usize, standalone: bool, warnsdorff: bool, role: JobRole) -> Self {
         let geometry = Geometry::new(max_width, max_height);
         assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
         assert!(LB >= 2 && SQ <= 1 << LB, "LB bits must number SQ squares (and at least 2)");
@@ -331,10 +405,16 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             prefix_valid: Default::default(),
             prefix_ready: Default::default(),
             split_level: Default::default(),
-            counts_above: Default::default(),
-            ticket_request: Default::default(),
-            ticket_grant: Default::default(),
-            ticket: Default::default(),
+            job_space: Default::default(),
+            job_found: Default::default(),
+            found_path: Default::default(),
+            found_number: Default::default(),
+            walking: Default::default(),
+            job_request: Default::default(),
+            job_grant: Default::default(),
+            job_path: Default::default(),
+            job_number: Default::default(),
+            jobs_over: Default::default(),
             job: Default::default(),
             node_counted: Default::default(),
             tour_counted: Default::default(),
@@ -357,6 +437,13 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             has_warnsdorff: Constant::new(warnsdorff),
             row_stride: Constant::new((max_width as u64).into()),
             first_rank: mask((0..SQ).map(|i| i < max_width).collect()),
+            walker: Constant::new(role == JobRole::Walker),
+            code_bit_moves: std::array::from_fn(|b| {
+                Constant::new(((0..8u64).filter(|m| m >> b & 1 == 1).map(|m| 1 << m).sum::<u64>()).into())
+            }),
+            slot_bit: std::array::from_fn(|b| {
+                Constant::new(((0..16u64).filter(|k| k >> b & 1 == 1).map(|k| 1 << k).sum::<u64>()).into())
+            }),
             state: Default::default(),
             board_width: Default::default(),
             board_height: Default::default(),
@@ -368,10 +455,17 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             prefix_left: Default::default(),
             split_depth: Default::default(),
             splitting: Default::default(),
-            top_counter: Default::default(),
-            jobs_seen: Default::default(),
-            held_ticket: Default::default(),
-            ticket_held: Default::default(),
+            walking_top: Default::default(),
+            jobs_found: Default::default(),
+            found_pulse: Default::default(),
+            job_entered: Default::default(),
+            queue_room: Default::default(),
+            path: Default::default(),
+            job_held: Default::default(),
+            held_path: Default::default(),
+            held_number: Default::default(),
+            rejoin_at: Default::default(),
+            rejoin_ok: Default::default(),
             owns_job: Default::default(),
             current_job: Default::default(),
             node_pulse: Default::default(),
@@ -410,6 +504,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             targets: Default::default(),
             moves_chain: Default::default(),
             moves: Default::default(),
+            offered: Default::default(),
             onward: Default::default(),
             pair_sum: Default::default(),
             pair_carry: Default::default(),
@@ -447,6 +542,8 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             three_ends: Default::default(),
             free_two: Default::default(),
             probe: Default::default(),
+            lane_bit_blocked: Default::default(),
+            lane_bit_ends: Default::default(),
             lane_blocked_chain: Default::default(),
             lane_ends_chain: Default::default(),
             lane_blocked: Default::default(),
@@ -485,8 +582,25 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             push_vs_split: Default::default(),
             back_vs_split: Default::default(),
             skip_job: Default::default(),
-            ticket_wait: Default::default(),
             entering_job: Default::default(),
+            replay_level: Default::default(),
+            replay_slice: Default::default(),
+            replay_code: Default::default(),
+            replay_move: Default::default(),
+            path_diff: Default::default(),
+            slots_same: Default::default(),
+            first_differing: Default::default(),
+            rejoin_level: Default::default(),
+            entered_move: Default::default(),
+            entered_slot: Default::default(),
+            slot_mask: Default::default(),
+            code_slice: Default::default(),
+            entered_code: Default::default(),
+            rejoin_job: Default::default(),
+            fresh_job: Default::default(),
+            to_start: Default::default(),
+            descending: Default::default(),
+            popping: Default::default(),
             counted: Default::default(),
             children_judged: Default::default(),
             doomed_tally: Default::default(),
@@ -513,10 +627,17 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             prefix_left,
             split_depth,
             splitting,
-            top_counter,
-            jobs_seen,
-            held_ticket,
-            ticket_held,
+            walking_top,
+            jobs_found,
+            found_pulse,
+            job_entered,
+            queue_room,
+            path,
+            job_held,
+            held_path,
+            held_number,
+            rejoin_at,
+            rejoin_ok,
             owns_job,
             current_job,
             node_pulse,
@@ -690,31 +811,31 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.state.q.val() == EngineState::Root {
             self.probe.next = self.start_one_hot.val();
         }
-        self.lane_blocked_chain[0].next = bits::<16>(0).replace_bit(
-            0,
-            !self.target_ways[0].val().any()
-                | (self.want_closed.q.val()
-                    & (self.target_ways[0].val() == 1)
-                    & !(self.targets[0].val() & self.closing_squares.q.val()).any()),
-        );
-        self.lane_ends_chain[0].next = bits::<16>(0).replace_bit(
-            0,
-            (self.want_closed.q.val() & (self.targets[0].val() & self.closing_squares.q.val()).any())
-                | (!self.want_closed.q.val() & (self.target_ways[0].val() == 1)),
-        );
-        for m in 1..8 {
-            self.lane_blocked_chain[m].next = self.lane_blocked_chain[m - 1].val().replace_bit(
-                m,
-                !self.target_ways[m].val().any()
+        // A free target is blocked (or an end) as the square it is: its bit
+        // of `blocked` (`ends`). Builds with Warnsdorff's order read it off
+        // the target's onward count, which they select anyway; the others
+        // select these two bits instead of the count's four.
+        for m in 0..8 {
+            if self.has_warnsdorff.val() {
+                self.lane_bit_blocked[m].next = !self.target_ways[m].val().any()
                     | (self.want_closed.q.val()
                         & (self.target_ways[m].val() == 1)
-                        & !(self.targets[m].val() & self.closing_squares.q.val()).any()),
-            );
-            self.lane_ends_chain[m].next = self.lane_ends_chain[m - 1].val().replace_bit(
-                m,
-                (self.want_closed.q.val() & (self.targets[m].val() & self.closing_squares.q.val()).any())
-                    | (!self.want_closed.q.val() & (self.target_ways[m].val() == 1)),
-            );
+                        & !(self.targets[m].val() & self.closing_squares.q.val()).any());
+                self.lane_bit_ends[m].next = (self.want_closed.q.val()
+                    & (self.targets[m].val() & self.closing_squares.q.val()).any())
+                    | (!self.want_closed.q.val() & (self.target_ways[m].val() == 1));
+            } else {
+                self.lane_bit_blocked[m].next = (self.targets[m].val() & self.blocked.val()).any();
+                self.lane_bit_ends[m].next = (self.targets[m].val() & self.ends.val()).any();
+            }
+        }
+        self.lane_blocked_chain[0].next = bits::<16>(0).replace_bit(0, self.lane_bit_blocked[0].val());
+        self.lane_ends_chain[0].next = bits::<16>(0).replace_bit(0, self.lane_bit_ends[0].val());
+        for m in 1..8 {
+            self.lane_blocked_chain[m].next =
+                self.lane_blocked_chain[m - 1].val().replace_bit(m, self.lane_bit_blocked[m].val());
+            self.lane_ends_chain[m].next =
+                self.lane_ends_chain[m - 1].val().replace_bit(m, self.lane_bit_ends[m].val());
         }
         self.lane_blocked.next =
             self.lane_blocked_chain[7].val().replace_bit(8, (self.probe.val() & self.blocked.val()).any());
@@ -742,14 +863,37 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.use_prune.q.val() {
             self.lane_dead.next = self.lane_dead_blocked.val() | self.lane_dead_ends.val();
         }
+        // (Of every free move, also when replaying: the stack keeps them for
+        // a later job that rejoins at this level with another move.)
         self.doomed.next = self.moves.val() & bit_cast::<8, 16>(self.lane_dead.val());
         self.probe_dead.next = self.lane_dead.val().get_bit(8);
+        // Replaying a job's path: the move it takes at this level (in Rejoin,
+        // at the level popped to), the only one offered, so none is left to
+        // try. Forced here, where the moves come in early, and not on the
+        // chosen move, which is on the step's longest path.
+        self.replay_level.next = self.depth.q.val();
+        if self.state.q.val() == EngineState::Rejoin {
+            self.replay_level.next = self.resume_level.q.val();
+        }
+        self.replay_slice[0].next = self.path.q.val().get_bits::<16>(0) >> self.replay_level.val();
+        self.replay_slice[1].next = self.path.q.val().get_bits::<16>(16) >> self.replay_level.val();
+        self.replay_slice[2].next = self.path.q.val().get_bits::<16>(32) >> self.replay_level.val();
+        self.replay_code.next = bits::<3>(0)
+            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
+            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
+            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
+        self.replay_move.next = bits::<8>(1) << self.replay_code.val();
+        self.offered.next = self.moves.val();
+        if self.state.q.val() == EngineState::Replay {
+            self.offered.next = self.replay_move.val();
+        }
         // Count mode skips the dead children: they are counted, not entered.
         // First-K mode enters them, so that nodes are counted in the
-        // reference's order; a child entered dead has no moves.
-        self.tried.next = self.moves.val();
+        // reference's order; a child entered dead has no moves. (A replayed
+        // move is never dead in count mode: the walker entered it.)
+        self.tried.next = self.offered.val();
         if self.count_mode.q.val() {
-            self.tried.next = self.moves.val() & !self.doomed.val();
+            self.tried.next = self.offered.val() & !self.doomed.val();
         }
         self.dead.next = self.entered_dead.q.val();
         // The first move to try: the free move of least (degree, index). Each
@@ -796,29 +940,25 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
             & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
 
-        // A job another engine holds is skipped like a dead end.
+        // A job handed to the queue is skipped like a dead end.
         self.skip_job.next =
             self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
         self.expand.next = self.tried.val().any() & !self.dead.val() & !self.skip_job.val();
-        // Entering a job level needs a ticket in hand. The test looks at both
-        // possible steps (descend and backtrack) so that it does not wait on
-        // `expand`, the longest path; waiting a clock too often costs little.
-        self.ticket_wait.next = self.splitting.q.val()
-            & !self.ticket_held.q.val()
-            & (((self.depth.q.val() + 1) == self.split_depth.q.val())
-                | (self.resume_valid.q.val() & ((self.resume_level.q.val() + 1) == self.split_depth.q.val())));
-        // Ask for the next job once no level at or below the job level keeps
-        // an untried move (the next backtrack leaves the job). The current
-        // node may still branch anew, so a ticket can arrive a little before
-        // the job ends; it is only used at the next job-level node.
-        self.ticket_request.next = (self.state.q.val() == EngineState::Run)
-            & self.splitting.q.val()
-            & !self.ticket_held.q.val()
-            & ((self.depth.q.val() < self.split_depth.q.val())
-                | (self.resume_valid.q.val() & (self.resume_level.q.val() < self.split_depth.q.val())));
-        if self.ticket_grant.val() {
-            self.held_ticket.d.next = self.ticket.val();
-            self.ticket_held.d.next = true;
+        // Ask for the next job once no level keeps an untried move (the job
+        // is on its last branch), or while waiting for one. The current node
+        // may still branch anew, so a job can arrive a little before this one
+        // ends; it is held until then.
+        self.job_request.next = self.splitting.q.val()
+            & !self.job_held.q.val()
+            & !self.walking_top.q.val()
+            & ((self.state.q.val() == EngineState::Next)
+                | ((self.state.q.val() == EngineState::Run)
+                    & !self.resume_valid.q.val()
+                    & (self.depth.q.val() != self.split_depth.q.val())));
+        if self.job_grant.val() {
+            self.held_path.d.next = self.job_path.val();
+            self.held_number.d.next = self.job_number.val();
+            self.job_held.d.next = true;
         }
 
         // The next move of the resume level (from RAM right after a refill).
@@ -834,6 +974,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         if !self.has_warnsdorff.val() {
             self.back_degrees.next = 0.into();
+        }
+        // Rejoining: the new job's move at the level the paths share.
+        if self.state.q.val() == EngineState::Rejoin {
+            self.back_moves.next = self.replay_move.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
         // The same choice among the resume level's untried moves.
@@ -975,6 +1119,19 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.tour_counted.next = self.tour_pulse.q.val();
         self.tour_pulse.d.next = false;
         self.children_judged.next = false;
+        self.job_found.next = self.found_pulse.q.val();
+        self.found_path.next = self.path.q.val();
+        self.found_number.next = self.jobs_found.q.val();
+        self.walking.next = self.walking_top.q.val();
+        self.found_pulse.d.next = false;
+        self.job_entered.d.next = false;
+        self.queue_room.d.next = self.job_space.val();
+        self.rejoin_job.next = false;
+        self.fresh_job.next = false;
+        self.to_start.next = false;
+        self.descending.next = false;
+        self.popping.next = false;
+        self.entered_move.next = self.first.val();
 
         match self.state.q.val() {
             EngineState::Idle => {}
@@ -1012,24 +1169,23 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.last_level.d.next = bit_cast::<LB, 16>(self.area.q.val() - 1);
                 // Split only above the last level (a job must not be a whole
                 // tour); a board too small for the requested level is
-                // searched whole by the engine counting the top, and the
-                // others stop.
+                // searched whole by the walker, and the others stop. The
+                // others wait for jobs.
                 self.splitting.d.next = self.split_depth.q.val().any()
                     & (self.split_depth.q.val() < bit_cast::<LB, 16>(self.area.q.val() - 1));
                 if !(self.start_one_hot.val() & self.board.q.val()).any()
                     | (self.split_depth.q.val().any()
-                        & !self.top_counter.q.val()
+                        & !self.walking_top.q.val()
                         & (self.split_depth.q.val() >= bit_cast::<LB, 16>(self.area.q.val() - 1)))
                 {
                     self.state.d.next = EngineState::Done;
+                } else if self.split_depth.q.val().any() & !self.walking_top.q.val() {
+                    self.state.d.next = EngineState::Next;
                 } else {
                     self.entering.next = true;
                     self.entered.next = self.start_one_hot.val();
                     self.entered_dead.d.next = self.probe_dead.val();
-                    self.visited.d.next = self.start_one_hot.val();
-                    self.current.d.next = self.start_one_hot.val();
-                    self.current_index.d.next = self.start_index.q.val();
-                    self.depth.d.next = 0.into();
+                    self.to_start.next = true;
                     self.state.d.next = EngineState::Run;
                     if self.standalone.val() & self.prefix_left.q.val().any() {
                         self.state.d.next = EngineState::Load;
@@ -1067,8 +1223,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.busy.next = true;
                 if self.cancel.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.ticket_wait.val() {
-                    // Hold still until the arbiter hands out a ticket.
                 } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
                     self.tour_count.d.next = self.tour_count.q.val() + 1;
                     self.reported.d.next = true;
@@ -1084,60 +1238,66 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.children_judged.next = true;
                     if self.expand.val() {
                         // Descend: push this level, enter its first free move.
-                        self.entering.next = true;
-                        self.entered_dead.d.next = (self.first.val() & self.doomed.val()).any();
-                        self.moves_ram.write_enable.next = true;
-                        self.squares_ram.write_enable.next = true;
-                        self.degrees_ram.write_enable.next = true;
-                        self.doomed_ram.write_enable.next = true;
-                        if self.rest.val().any() {
-                            self.untried_levels.d.next =
-                                self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
-                            self.resume_valid.d.next = true;
-                            self.resume_level.d.next = self.depth.q.val();
-                            self.resume_moves.d.next = self.rest.val();
-                            self.resume_index.d.next = self.current_index.q.val();
-                            self.resume_degrees.d.next = self.packed_chain[7].val();
-                            self.resume_doomed.d.next = self.doomed.val();
-                        } else {
-                            self.untried_levels.d.next =
-                                self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
-                        }
-                        self.visited.d.next = self.visited.q.val() | self.child.val();
-                        self.current.d.next = self.child.val();
-                        self.current_index.d.next = self.child_index.val();
-                        self.depth.d.next = self.depth.q.val() + 1;
+                        self.descending.next = true;
                     } else if self.resume_valid.q.val() {
                         // Dead end: pop to the resume level, enter its next move.
-                        self.entering.next = true;
-                        self.entered.next = self.back_child.val();
-                        self.entered_level.next = self.resume_level.q.val() + 1;
-                        self.entered_vs_split.next = self.back_vs_split.val();
-                        self.entered_dead.d.next = (self.back_first.val() & self.back_doomed.val()).any();
-                        self.moves_ram.write_enable.next = true;
-                        self.squares_ram.write_enable.next = true;
-                        self.degrees_ram.write_enable.next = true;
-                        self.moves_ram.write_address.next = self.resume_level.q.val();
-                        self.squares_ram.write_address.next = self.resume_level.q.val();
-                        self.degrees_ram.write_address.next = self.resume_level.q.val();
-                        self.moves_ram.write_data.next = self.back_rest.val();
-                        self.squares_ram.write_data.next = self.back_index.val();
-                        self.degrees_ram.write_data.next = self.back_degrees.val();
-                        if self.back_rest.val().any() {
-                            self.resume_moves.d.next = self.back_rest.val();
-                        } else {
-                            self.untried_levels.d.next =
-                                self.untried_levels.q.val() & !(bits::<SQ>(1) << self.resume_level.q.val());
-                            self.resume_valid.d.next = self.below.val().any();
-                            self.resume_level.d.next = self.below_index.val();
-                            self.refill.d.next = true;
-                        }
-                        self.visited.d.next = (self.visited.q.val() & !self.popped.val()) | self.back_child.val();
-                        self.current.d.next = self.back_child.val();
-                        self.current_index.d.next = self.back_child_index.val();
-                        self.depth.d.next = self.resume_level.q.val() + 1;
+                        self.popping.next = true;
+                    } else if self.splitting.q.val() {
+                        // The job, or the walk, is over: on to the next job.
+                        // (Started from Next, a clock later: deciding it here
+                        // put the job's registers on the step's longest path.)
+                        self.walking_top.d.next = false;
+                        self.state.d.next = EngineState::Next;
                     } else {
                         self.state.d.next = EngineState::Done;
+                    }
+                }
+            }
+            EngineState::Next => {
+                // Waiting for a job (the walker too, once its walk is done).
+                self.busy.next = true;
+                if self.cancel.val() {
+                    self.state.d.next = EngineState::Done;
+                } else if self.job_held.q.val() {
+                    // (A job granted in this clock starts in the next.)
+                    if self.rejoin_ok.q.val() {
+                        self.rejoin_job.next = true;
+                    } else {
+                        self.fresh_job.next = true;
+                    }
+                } else if !self.job_held.q.val() & !self.job_grant.val() & self.jobs_over.val() {
+                    self.state.d.next = EngineState::Done;
+                }
+            }
+            EngineState::Replay => {
+                // Enter the job's path, a move per clock, as a descent with
+                // the move forced (`first`); its levels keep no untried moves,
+                // so the search never backtracks into them.
+                self.busy.next = true;
+                if self.cancel.val() {
+                    self.state.d.next = EngineState::Done;
+                } else {
+                    self.descending.next = true;
+                    if self.push_vs_split.val() == 1 {
+                        self.current_job.d.next = self.held_number.q.val();
+                        self.rejoin_ok.d.next = true;
+                        self.state.d.next = EngineState::Run;
+                    }
+                }
+            }
+            EngineState::Rejoin => {
+                // Pop to the deepest level the old and new jobs' paths share
+                // (its square read from the stack) and enter the new path's
+                // move there, as a backtrack does; replay the rest.
+                self.busy.next = true;
+                if self.cancel.val() {
+                    self.state.d.next = EngineState::Done;
+                } else {
+                    self.popping.next = true;
+                    self.state.d.next = EngineState::Replay;
+                    if self.back_vs_split.val() == 1 {
+                        self.current_job.d.next = self.held_number.q.val();
+                        self.state.d.next = EngineState::Run;
                     }
                 }
             }
@@ -1180,6 +1340,109 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             }
         }
 
+        // A descent (a search step, or a replayed move: `first` and `rest`
+        // are forced then) and a pop (a backtrack, or a rejoin: `back_moves`
+        // is forced then), each with one set of inputs on the registers.
+        if self.descending.val() {
+            self.entering.next = true;
+            self.entered_dead.d.next = (self.first.val() & self.doomed.val()).any();
+            self.moves_ram.write_enable.next = true;
+            self.squares_ram.write_enable.next = true;
+            self.degrees_ram.write_enable.next = true;
+            self.doomed_ram.write_enable.next = true;
+            if self.rest.val().any() {
+                self.untried_levels.d.next = self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
+                self.resume_valid.d.next = true;
+                self.resume_level.d.next = self.depth.q.val();
+                self.resume_moves.d.next = self.rest.val();
+                self.resume_index.d.next = self.current_index.q.val();
+                self.resume_degrees.d.next = self.packed_chain[7].val();
+                self.resume_doomed.d.next = self.doomed.val();
+            } else {
+                self.untried_levels.d.next = self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
+            }
+            self.visited.d.next = self.visited.q.val() | self.child.val();
+            self.current.d.next = self.child.val();
+            self.current_index.d.next = self.child_index.val();
+            self.depth.d.next = self.depth.q.val() + 1;
+        }
+        if self.popping.val() {
+            self.entering.next = true;
+            self.entered.next = self.back_child.val();
+            self.entered_level.next = self.resume_level.q.val() + 1;
+            self.entered_vs_split.next = self.back_vs_split.val();
+            self.entered_move.next = self.back_first.val();
+            self.entered_dead.d.next = (self.back_first.val() & self.back_doomed.val()).any();
+            self.moves_ram.write_enable.next = true;
+            self.squares_ram.write_enable.next = true;
+            self.degrees_ram.write_enable.next = true;
+            self.moves_ram.write_address.next = self.resume_level.q.val();
+            self.squares_ram.write_address.next = self.resume_level.q.val();
+            self.degrees_ram.write_address.next = self.resume_level.q.val();
+            self.moves_ram.write_data.next = self.back_rest.val();
+            self.squares_ram.write_data.next = self.back_index.val();
+            self.degrees_ram.write_data.next = self.back_degrees.val();
+            if self.back_rest.val().any() {
+                self.resume_moves.d.next = self.back_rest.val();
+            } else {
+                self.untried_levels.d.next =
+                    self.untried_levels.q.val() & !(bits::<SQ>(1) << self.resume_level.q.val());
+                self.resume_valid.d.next = self.below.val().any();
+                self.resume_level.d.next = self.below_index.val();
+                self.refill.d.next = true;
+            }
+            self.visited.d.next = (self.visited.q.val() & !self.popped.val()) | self.back_child.val();
+            self.current.d.next = self.back_child.val();
+            self.current_index.d.next = self.back_child_index.val();
+            self.depth.d.next = self.resume_level.q.val() + 1;
+        }
+
+        // Start a job held or granted: from the deepest level its path
+        // shares with the last job's (the first moves of two jobs handed out
+        // near each other mostly agree), else from the start square; then
+        // replay the rest of the path.
+        self.path_diff.next = self.path.q.val() ^ self.job_path.val();
+        self.slots_same.next = !(self.path_diff.val().get_bits::<16>(0)
+            | self.path_diff.val().get_bits::<16>(16)
+            | self.path_diff.val().get_bits::<16>(32));
+        self.first_differing.next = (self.slots_same.val() + 1) & !self.slots_same.val();
+        self.rejoin_level.next = bits::<LB>(0)
+            .replace_bit(0, (self.first_differing.val() & self.slot_bit[0].val()).any())
+            .replace_bit(1, (self.first_differing.val() & self.slot_bit[1].val()).any())
+            .replace_bit(2, (self.first_differing.val() & self.slot_bit[2].val()).any())
+            .replace_bit(3, (self.first_differing.val() & self.slot_bit[3].val()).any());
+        if self.job_grant.val() {
+            self.rejoin_at.d.next = self.rejoin_level.val();
+        }
+        if self.rejoin_job.val() | self.fresh_job.val() {
+            self.job_held.d.next = false;
+            self.owns_job.d.next = true;
+            self.path.d.next = self.held_path.q.val();
+            self.reported.d.next = false;
+        }
+        // Rejoin pops to `resume_level` (its entry read from the stack now).
+        if self.rejoin_job.val() {
+            self.resume_level.d.next = self.rejoin_at.q.val();
+            self.refill.d.next = true;
+            self.moves_ram.read_address.next = self.rejoin_at.q.val();
+            self.squares_ram.read_address.next = self.rejoin_at.q.val();
+            self.degrees_ram.read_address.next = self.rejoin_at.q.val();
+            self.doomed_ram.read_address.next = self.rejoin_at.q.val();
+            self.state.d.next = EngineState::Rejoin;
+        }
+        if self.fresh_job.val() {
+            self.to_start.next = true;
+            self.state.d.next = EngineState::Replay;
+        }
+        // At the start square, nothing else visited (one set of inputs on
+        // these registers for the search's start and a job's).
+        if self.to_start.val() {
+            self.current.d.next = self.start_one_hot.val();
+            self.current_index.d.next = self.start_index.q.val();
+            self.visited.d.next = self.start_one_hot.val();
+            self.depth.d.next = 0.into();
+        }
+
         if self.start.val() & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done)) {
             self.board_width.d.next = self.width.val();
             self.board_height.d.next = self.height.val();
@@ -1190,10 +1453,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.count_mode.d.next = self.count_all.val();
             self.prefix_left.d.next = self.prefix_length.val();
             self.split_depth.d.next = self.split_level.val();
-            self.top_counter.d.next = self.counts_above.val();
+            self.walking_top.d.next = self.walker.val() & self.split_level.val().any();
             self.splitting.d.next = false;
-            self.jobs_seen.d.next = 0.into();
-            self.ticket_held.d.next = false;
+            self.jobs_found.d.next = 0.into();
+            self.job_held.d.next = false;
+            self.rejoin_ok.d.next = false;
             self.owns_job.d.next = false;
             self.current_job.d.next = 0.into();
             self.board.d.next = 0.into();
@@ -1204,23 +1468,54 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
 
         // Stamp the square entered this clock with its level; count it
-        // (when splitting, in one engine only: above the job level, the one
-        // counting the top; at it, the ticket holder; below, the only one).
+        // (when splitting, in one engine only: above the job level, the
+        // walker; at it, whoever searches the job; below, the only one).
         self.entering_job.next = self.splitting.q.val() & (self.entered_vs_split.val() == 1);
         self.counted.next = !self.splitting.q.val()
             | (self.entered_vs_split.val() == 2)
-            | (self.entering_job.val() & (self.jobs_seen.q.val() == self.held_ticket.q.val()))
-            | ((self.entered_vs_split.val() == 0) & self.top_counter.q.val());
-        if self.entering.val() & self.entering_job.val() {
-            self.jobs_seen.d.next = self.jobs_seen.q.val() + 1;
-            self.owns_job.d.next = self.jobs_seen.q.val() == self.held_ticket.q.val();
-            if self.jobs_seen.q.val() == self.held_ticket.q.val() {
-                self.ticket_held.d.next = false;
-                self.current_job.d.next = self.held_ticket.q.val();
-            }
+            | (self.entering_job.val() & (!self.walking_top.q.val() | !self.queue_room.q.val()))
+            | ((self.entered_vs_split.val() == 0) & self.walking_top.q.val());
+        // The walker numbers each job it enters, and hands it to the queue
+        // or, when the queue is full, searches it itself.
+        if self.entering.val() & self.entering_job.val() & self.walking_top.q.val() {
+            self.owns_job.d.next = !self.queue_room.q.val();
+            self.found_pulse.d.next = self.queue_room.q.val();
+            self.job_entered.d.next = true;
+        }
+        // Numbered a clock later, off the step's longest path: until then
+        // `jobs_found` is the entered job's number (what the queue takes).
+        if self.job_entered.q.val() {
+            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
+            self.current_job.d.next = self.jobs_found.q.val();
         }
         if self.state.q.val() == EngineState::Root {
-            self.counted.next = !self.split_depth.q.val().any() | self.top_counter.q.val();
+            self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
+        }
+        // The walker keeps the move that entered each level above the jobs.
+        // (Each bit of the move's index fills its slice; the slot mask
+        // picks the slot.)
+        for b in 0..3 {
+            self.code_slice[b].next = 0.into();
+            if (self.entered_move.val() & self.code_bit_moves[b].val()).any() {
+                self.code_slice[b].next = !bits::<16>(0);
+            }
+        }
+        self.entered_code.next = bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[0].val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[1].val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[2].val()) << 32);
+        // Its slot is the level stepped from (a descent's depth, a pop's
+        // resume level), decoded before the step picks one; levels 16 and up
+        // decode to none.
+        self.entered_slot.next = bits::<16>(1) << self.depth.q.val();
+        if self.popping.val() {
+            self.entered_slot.next = bits::<16>(1) << self.resume_level.q.val();
+        }
+        self.slot_mask.next = bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 32);
+        if self.entering.val() & self.walking_top.q.val() {
+            self.path.d.next =
+                (self.path.q.val() & !self.slot_mask.val()) | (self.entered_code.val() & self.slot_mask.val());
         }
         // Dead children judged without being entered (count mode), counted by
         // the engine that counts their level (as `counted` above).
@@ -1239,7 +1534,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             & self.count_mode.q.val()
             & !self.dead.val()
             & !self.skip_job.val()
-            & (!self.splitting.q.val() | (self.depth.q.val() >= self.split_depth.q.val()) | self.top_counter.q.val())
+            & (!self.splitting.q.val() | (self.depth.q.val() >= self.split_depth.q.val()) | self.walking_top.q.val())
         {
             self.judged.next = self.doomed_tally[7].val();
         }

@@ -14,6 +14,9 @@ pub const CMD_ABORT: u64 = 0x03;
 pub const CMD_STATUS: u64 = 0x04;
 /// Payload length of SOLVE; the other commands have none.
 pub const SOLVE_LENGTH: u64 = 11;
+/// The deepest split level a SOLVE may ask for: a job is handed from engine
+/// to engine as its path, three bits per level.
+pub const MAX_SPLIT_LEVEL: u64 = 16;
 
 /// Response types (device to host).
 pub const RSP_IDENTITY: u64 = 0x81;

@@ -16,10 +16,12 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 }
 
 /// The accelerator leaves the engine's prefix-loading port unused (engines
-/// share work by job tickets) and its per-engine counters, status and board size (it sums
+/// share work by a job queue), the job outputs of every engine but the walker
+/// (engine 0), and its per-engine counters, status and board size (it sums
 /// the engines' pulses); the pruning's counting trees read only bit 0 of their
 /// last level, and its nine lanes leave the top bits of a 16-bit word unused;
-/// the waivers name those signals.
+/// a job path's slices are read a bit at a time, and level 0 never numbers
+/// a rejoin level's bits; the waivers name those signals.
 fn lint_waivers() -> PathBuf {
     let path = std::env::temp_dir().join(format!("knights-waivers-{}.vlt", std::process::id()));
     std::fs::write(
@@ -32,12 +34,18 @@ fn lint_waivers() -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$nodes*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$cycles*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$board_squares*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$job_found*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_path*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_number*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$walking*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_two*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_two*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_three*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*lane_dead*\"\n",
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*lane_dead*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*replay_slice*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*first_differing*\"\n",
     )
     .unwrap();
     path

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use knights::search::TourList;
 use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
-use knights_rtl::engine::Engine;
+use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
 /// What the engine put out: the tours it streamed, the tours and nodes it
@@ -201,9 +201,23 @@ fn an_engine_built_without_warnsdorff_searches_in_the_fixed_order() {
     let (_, fixed_tours) = reference(fixed, every);
     let (_, warnsdorff_tours) = reference(warnsdorff, every);
     assert_ne!(fixed_tours, warnsdorff_tours, "the orders must differ here for the test to tell them apart");
-    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, false), (5, 4), warnsdorff, &[], every, 2);
+    let run = simulate_engine(
+        Engine::<20, 5>::for_accelerator(5, 4, false, JobRole::Walker),
+        (5, 4),
+        warnsdorff,
+        &[],
+        every,
+        2,
+    );
     assert_eq!(run.tours, fixed_tours);
-    let run = simulate_engine(Engine::<20, 5>::for_accelerator(5, 4, true), (5, 4), warnsdorff, &[], every, 2);
+    let run = simulate_engine(
+        Engine::<20, 5>::for_accelerator(5, 4, true, JobRole::Walker),
+        (5, 4),
+        warnsdorff,
+        &[],
+        every,
+        2,
+    );
     assert_eq!(run.tours, warnsdorff_tours, "built with it");
 }
 
@@ -260,5 +274,28 @@ fn pruning_matches_the_reference_node_for_node() {
         let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
         let run = simulate_from::<20, 5>((5, 4), spec, &prefix[1..], Goal::CountAll, 0);
         assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");
+    }
+}
+
+#[test]
+fn an_engine_built_without_warnsdorff_prunes_node_for_node() {
+    // Such an engine judges a child from the two bits pruning needs of its
+    // square, not from its onward count: the same rule, open and closed,
+    // counting (dead children counted unentered) and streaming (entered).
+    for (board, start, closed) in [("5x4", "a1", false), ("5x4", "b2", false), ("5x4", "a1", true), ("4x4", "b1", true)]
+    {
+        let spec = SearchSpec { prune: true, ..spec(board, start, closed) };
+        let count = reference(spec, Goal::CountAll).0;
+        let engine = Engine::<20, 5>::for_accelerator(5, 4, false, JobRole::Walker);
+        let run = simulate_engine(engine, (5, 4), spec, &[], Goal::CountAll, 0);
+        assert_eq!((run.tour_count, run.nodes), (count.tours, count.nodes), "count {board} {start} closed {closed}");
+        // (The accelerator's engines ignore the limit and search to the end,
+        // as the reference does when asked for one tour more than there are.)
+        let every = Goal::First(count.tours + 1);
+        let (expected, tours) = reference(spec, every);
+        let engine = Engine::<20, 5>::for_accelerator(5, 4, false, JobRole::Walker);
+        let run = simulate_engine(engine, (5, 4), spec, &[], every, 2);
+        assert!(run.tours == tours, "stream {board} {start} closed {closed}: other tours");
+        assert_eq!(run.nodes, expected.nodes, "stream {board} {start} closed {closed}");
     }
 }

@@ -6,8 +6,9 @@ use knights_rtl::protocol as rtl;
 
 #[test]
 fn both_sides_use_the_same_numbers() {
-    let pairs: [(u64, u8); 24] = [
+    let pairs: [(u64, u8); 25] = [
         (rtl::SYNC, proto::SYNC),
+        (rtl::MAX_SPLIT_LEVEL, proto::MAX_SPLIT_LEVEL),
         (rtl::VERSION, proto::VERSION),
         (rtl::CMD_IDENTIFY, code::IDENTIFY),
         (rtl::CMD_SOLVE, code::SOLVE),

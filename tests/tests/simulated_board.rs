@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use knights::device::{Device, Report, Sink};
 use knights::link::LinkedDevice;
 use knights::moves::is_knight_move;
+use knights::proto::MAX_SPLIT_LEVEL;
 use knights::search::Flow;
 use knights::transport::SimTransport;
 use knights::validate::check_tour;
@@ -111,19 +112,23 @@ fn rectangles_count_exactly() {
 
 #[test]
 fn every_split_level_counts_exactly() {
-    // Jobs at every level, up to a split too deep for the board (searched
-    // by one engine). Count mode (dead children judged, not entered) and
-    // first-K mode (all entered) number the jobs differently.
+    // Jobs at every level a job's path can have, and a split too deep for
+    // the board (searched by one engine). Count mode (dead children judged,
+    // not entered) and first-K mode (all entered) number the jobs differently.
     let mut device = board();
     for (board, closed) in [("5", false), ("6x5", true)] {
         let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
         let (expected, _) = reference(spec, Goal::CountAll);
-        for level in 1..spec.board.area() as u8 {
+        for level in (1..=MAX_SPLIT_LEVEL).chain([spec.board.area() as u8 - 1]) {
             device.set_split(Some(level));
             let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
             assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
             first_k_on_all_engines(&mut device, spec, 5);
         }
+        // A deeper job level is refused before anything is sent.
+        device.set_split(Some(MAX_SPLIT_LEVEL + 1));
+        let error = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap_err();
+        assert!(error.to_string().contains("--split-level 16 or less"), "{error}");
     }
     device.set_split(None);
 }
@@ -231,8 +236,8 @@ fn engines_share_a_count_one_node_per_clock_each() {
     assert_eq!(usize::from(engines.engines), knights_sim::BUILD.engines);
     assert!(engines.split_level > 0);
     let cycles = report.cycles.unwrap();
-    // Every engine walks the levels above the jobs and waits for tickets,
-    // but nearly every clock of every engine enters a node.
+    // Engines replay each job's path (a clock per level) and wait for the
+    // first jobs, but nearly every clock of every engine enters a node.
     let per_engine = engines.engine_cycles as f64 / report.outcome.nodes as f64;
     assert!((1.0..1.01).contains(&per_engine), "{per_engine} cycles per node per engine");
     assert!(engines.load_balance(cycles) > 0.95, "{engines:?} in {cycles} cycles");
