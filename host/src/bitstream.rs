@@ -33,6 +33,8 @@ pub struct BuildOptions {
     pub baud: u32,
     /// Warnsdorff's move order in the engines.
     pub warnsdorff: bool,
+    /// nextpnr's placement seed (nextpnr's default when none).
+    pub seed: Option<u64>,
     pub out_dir: PathBuf,
 }
 
@@ -46,6 +48,7 @@ impl BuildOptions {
             clock_hz: board.build.clock_hz,
             baud: board.build.baud,
             warnsdorff: board.build.warnsdorff,
+            seed: board.build.seed,
             out_dir: Path::new(BUILD_ROOT).join(&board.name),
         }
     }
@@ -79,6 +82,9 @@ pub struct BuildReport {
     /// nextpnr's timing target and the frequency it reached, for the design clock.
     pub target_mhz: f64,
     pub fmax_mhz: f64,
+    /// nextpnr's placement seed, when one was given.
+    #[serde(default)]
+    pub seed: Option<u64>,
     /// Logic cells as the placer counts them (iCE40 LCs: a LUT and a
     /// flip-flop each; ECP5 LUT4 slots).
     pub logic_cells: Usage,
@@ -290,6 +296,9 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     let mut args = vec![format!("--{}", board.device), "--package".into(), board.package.clone()];
     args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
     args.extend(["--freq".into(), format!("{target_mhz}")]);
+    if let Some(seed) = options.seed {
+        args.extend(["--seed".into(), seed.to_string()]);
+    }
     match board.family {
         Family::Ice40 => args.extend(["--pcf".into(), constraints.clone(), "--asc".into(), "design.asc".into()]),
         Family::Ecp5 => args.extend(["--lpf".into(), constraints.clone(), "--textcfg".into(), "design.config".into()]),
@@ -330,7 +339,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     if fmax_mhz < constraint_mhz {
         bail!(
             "timing missed: the design clock reaches {fmax_mhz:.2} MHz and the build needs {constraint_mhz:.2} MHz; \
-             build at a lower clock (--clock-mhz) or a smaller board (--max-size) (logs in {})",
+             try another placement seed (--seed), a lower clock (--clock-mhz) or a smaller board (--max-size) (logs in {})",
             dir.display()
         );
     }
@@ -376,6 +385,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         baud: options.baud,
         target_mhz: constraint_mhz,
         fmax_mhz,
+        seed: options.seed,
         logic_cells,
         luts,
         flip_flops,
@@ -576,7 +586,7 @@ fn percent(u: Usage) -> f64 {
 pub fn summary(r: &BuildReport, dir: &Path) -> String {
     format!(
         "{}: {}\n  \
-         boards up to {}x{}, {} engine(s){}, {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met\n  \
+         boards up to {}x{}, {} engine(s){}, {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met{}\n  \
          logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}\n  \
          modeled {:.1} M nodes/s; {:.0} s; flash it with `knights flash --board {}`\n",
         r.title,
@@ -589,6 +599,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         r.pll.as_ref().map(|p| format!(" ({p})")).unwrap_or_default(),
         r.fmax_mhz,
         r.target_mhz,
+        r.seed.map(|seed| format!(" (placement seed {seed})")).unwrap_or_default(),
         r.logic_cells.used,
         r.logic_cells.available,
         percent(r.logic_cells),
@@ -744,6 +755,7 @@ mod tests {
             baud: 115_200,
             target_mhz: 12.0,
             fmax_mhz: 13.54,
+            seed: None,
             logic_cells: Usage { used: 4645, available: 5280 },
             luts: 4400,
             flip_flops: 900,

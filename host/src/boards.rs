@@ -63,6 +63,10 @@ pub struct Build {
     /// logic; a build without it fits more engines).
     #[serde(default = "built_in")]
     pub warnsdorff: bool,
+    /// nextpnr's placement seed, when the default seed's placement misses
+    /// the clock (placement of a full part varies by a few MHz with it).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// A feature's default, in board files and build reports: built in.
@@ -94,6 +98,8 @@ struct Variant {
     engines: Option<u16>,
     clock_hz: Option<u64>,
     warnsdorff: Option<bool>,
+    /// Its own placement seed, if any (never the main part's).
+    seed: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -121,33 +127,40 @@ pub struct Board {
 
 /// Every board, variants included, in file order.
 pub fn all() -> Vec<Board> {
-    let mut boards = Vec::new();
-    for (file, text) in BOARD_FILES {
-        let mut board: Board = toml::from_str(text)
-            .with_context(|| format!("boards/{file}"))
-            .expect("the compiled-in board files parse (a test checks)");
-        let variants = std::mem::take(&mut board.variant);
-        let derived: Vec<Board> = variants
-            .into_iter()
-            .map(|variant| Board {
-                name: variant.name,
-                title: variant.title,
-                device: variant.device,
-                build: Build {
-                    max_width: variant.max_width,
-                    max_height: variant.max_height,
-                    engines: variant.engines.unwrap_or(board.build.engines),
-                    clock_hz: variant.clock_hz.unwrap_or(board.build.clock_hz),
-                    warnsdorff: variant.warnsdorff.unwrap_or(board.build.warnsdorff),
-                    ..board.build
-                },
-                ..board.clone()
-            })
-            .collect();
-        boards.push(board);
-        boards.extend(derived);
-    }
-    boards
+    BOARD_FILES
+        .iter()
+        .flat_map(|(file, text)| {
+            parse(text)
+                .with_context(|| format!("boards/{file}"))
+                .expect("the compiled-in board files parse (a test checks)")
+        })
+        .collect()
+}
+
+/// A board file's board, then its variants.
+fn parse(text: &str) -> Result<Vec<Board>, toml::de::Error> {
+    let mut board: Board = toml::from_str(text)?;
+    let variants = std::mem::take(&mut board.variant);
+    let derived: Vec<Board> = variants
+        .into_iter()
+        .map(|variant| Board {
+            name: variant.name,
+            title: variant.title,
+            device: variant.device,
+            build: Build {
+                max_width: variant.max_width,
+                max_height: variant.max_height,
+                engines: variant.engines.unwrap_or(board.build.engines),
+                clock_hz: variant.clock_hz.unwrap_or(board.build.clock_hz),
+                warnsdorff: variant.warnsdorff.unwrap_or(board.build.warnsdorff),
+                // A seed places one netlist on one part: not inherited.
+                seed: variant.seed,
+                ..board.build
+            },
+            ..board.clone()
+        })
+        .collect();
+    Ok(std::iter::once(board).chain(derived).collect())
 }
 
 /// The board called `name`, or a usage error listing the boards.
@@ -227,5 +240,30 @@ impl Board {
             (Family::Ice40, None) => format!("{}.bin", self.name),
             (Family::Ecp5, None) => format!("{}.bit", self.name),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_inherits_the_build_but_never_the_placement_seed() {
+        // The ULX3S file, with a seed on its main part and on one variant.
+        let text = BOARD_FILES.iter().find(|(file, _)| *file == "ulx3s.toml").unwrap().1;
+        let text = text.replacen("[build]\n", "[build]\nseed = 7\n", 1).replacen(
+            "device = \"45k\"\n",
+            "device = \"45k\"\nseed = 3\n",
+            1,
+        );
+        let boards = parse(&text).unwrap();
+        let seed_of = |name: &str| boards.iter().find(|b| b.name == name).unwrap().build.seed;
+        assert_eq!(seed_of("ulx3s-85f"), Some(7));
+        assert_eq!(seed_of("ulx3s-45f"), Some(3));
+        assert_eq!(seed_of("ulx3s-25f"), None);
+        let main = &boards[0];
+        let variant = boards.iter().find(|b| b.name == "ulx3s-25f").unwrap();
+        assert_eq!(variant.build.baud, main.build.baud);
+        assert_eq!(variant.build.warnsdorff, main.build.warnsdorff);
     }
 }

@@ -87,6 +87,10 @@ pub enum Command {
         /// already (`knights boards` lists them).
         #[arg(long)]
         no_warnsdorff: bool,
+        /// nextpnr's placement seed [default: the board's, else nextpnr's].
+        /// A full part's Fmax varies by a few MHz with it.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
         /// Output directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
@@ -306,7 +310,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
         }
         Command::Flash { board, bitstream, dry_run } => flash(&board, bitstream, dry_run, &mut out)?,
-        Command::Build { board, max_size, engines, clock_mhz, baud, no_warnsdorff, out: dir } => {
+        Command::Build { board, max_size, engines, clock_mhz, baud, no_warnsdorff, seed, out: dir } => {
             let board = boards::find(&board)?;
             let mut options = bitstream::BuildOptions::for_board(&board);
             if let Some(size) = max_size {
@@ -321,6 +325,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
             options.baud = baud.unwrap_or(options.baud);
             options.warnsdorff &= !no_warnsdorff;
+            options.seed = seed.or(options.seed);
             options.out_dir = dir.unwrap_or(options.out_dir);
             let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
