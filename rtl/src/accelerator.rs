@@ -279,11 +279,10 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             // A job level must lie above the last level of the largest board,
             // and its path fit the queue.
             split_limit: constant((SQ as u64 - 1).min(MAX_SPLIT_LEVEL + 1)),
-            // The walker hands a job to the queue only with room for it and
-            // the one still on its way (its pulse is registered).
-            // The walker sees the room a clock late and up to three jobs are
-            // on their way (its found pulse, the push register, the count),
-            // so it is told the queue is full four places early.
+            // The walker hands a job to the queue only with room for it. It
+            // sees the room a clock late, and up to three jobs are on their
+            // way (its found pulse, the push register, the count), so it is
+            // told the queue is full four places early.
             queue_room: constant((1 << QUEUE_BITS) - 4),
             has_warnsdorff: Constant::new(features.warnsdorff),
             // One engine never splits: its job logic then synthesises away.
