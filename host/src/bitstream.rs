@@ -35,6 +35,9 @@ pub struct BuildOptions {
     pub warnsdorff: bool,
     /// nextpnr's placement seed (nextpnr's default when none).
     pub seed: Option<u64>,
+    /// ABC9's delay target in ps for several engines (default: half the
+    /// clock period; see `area_mapping`).
+    pub map_delay_ps: Option<u64>,
     pub out_dir: PathBuf,
 }
 
@@ -49,6 +52,7 @@ impl BuildOptions {
             baud: board.build.baud,
             warnsdorff: board.build.warnsdorff,
             seed: board.build.seed,
+            map_delay_ps: board.build.map_delay_ps,
             out_dir: Path::new(BUILD_ROOT).join(&board.name),
         }
     }
@@ -85,6 +89,9 @@ pub struct BuildReport {
     /// nextpnr's placement seed, when one was given.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// ABC9's delay target, when one was given.
+    #[serde(default)]
+    pub map_delay_ps: Option<u64>,
     /// Logic cells as the placer counts them (iCE40 LCs: a LUT and a
     /// flip-flop each; ECP5 LUT4 slots).
     pub logic_cells: Usage,
@@ -286,7 +293,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     };
     let script = format!(
         "{}{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json",
-        area_mapping(options.engines, clock_hz)
+        area_mapping(options.engines, clock_hz, options.map_delay_ps)
     );
     run_step(tools.yosys, &["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"], dir, "yosys.log")?
         .success_or_log(dir, "yosys.log")?;
@@ -386,6 +393,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         target_mhz: constraint_mhz,
         fmax_mhz,
         seed: options.seed,
+        map_delay_ps: options.map_delay_ps,
         logic_cells,
         luts,
         flip_flops,
@@ -555,15 +563,17 @@ fn keep_engines_apart(verilog: &str, engines: u16) -> String {
 /// for the least logic depth and spends LUTs on it; given a delay target it
 /// takes the fewest LUTs its delay model puts within it. The model leaves
 /// out routing, the larger share of a path here, so the target is half the
-/// clock period; nextpnr then checks the real timing. Measured on two 6x6
-/// engines at 30 MHz: 9,944 logic cells instead of 14,937, and 34.3 MHz
-/// instead of 36.7.
-fn area_mapping(engines: u16, clock_hz: u64) -> String {
+/// clock period unless the board gives one; nextpnr then checks the real
+/// timing. Measured on two 6x6 engines at 30 MHz: 9,944 logic cells instead
+/// of 14,937, and 34.3 MHz instead of 36.7. Between the two, the target
+/// trades LUTs for depth (a 6x6 worker placed alone, see `map_delay_ps` in
+/// boards/ulx3s.toml).
+fn area_mapping(engines: u16, clock_hz: u64, delay_ps: Option<u64>) -> String {
     if engines <= 1 {
         return String::new();
     }
-    let half_period_ps = 500_000_000_000 / clock_hz.max(1);
-    format!("scratchpad -set abc9.D {half_period_ps}; ")
+    let delay_ps = delay_ps.unwrap_or(500_000_000_000 / clock_hz.max(1));
+    format!("scratchpad -set abc9.D {delay_ps}; ")
 }
 
 /// Cell counts from yosys's `stat -json`.
@@ -587,7 +597,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
     format!(
         "{}: {}\n  \
          boards up to {}x{}, {} engine(s){}, {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met{}\n  \
-         logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}\n  \
+         logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}{}\n  \
          modeled {:.1} M nodes/s; {:.0} s; flash it with `knights flash --board {}`\n",
         r.title,
         dir.join(&r.bitstream).display(),
@@ -607,6 +617,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         r.flip_flops,
         r.block_rams.used,
         r.block_rams.available,
+        r.map_delay_ps.map(|ps| format!(" (mapped for {ps} ps)")).unwrap_or_default(),
         r.modeled_nodes_per_second / 1e6,
         r.seconds,
         r.board
@@ -716,9 +727,10 @@ mod tests {
 
     #[test]
     fn several_engines_are_mapped_for_area_within_half_the_period() {
-        assert_eq!(area_mapping(1, 30_000_000), "");
-        assert_eq!(area_mapping(10, 30_000_000), "scratchpad -set abc9.D 16666; ");
-        assert_eq!(area_mapping(2, 12_000_000), "scratchpad -set abc9.D 41666; ");
+        assert_eq!(area_mapping(1, 30_000_000, None), "");
+        assert_eq!(area_mapping(10, 30_000_000, None), "scratchpad -set abc9.D 16666; ");
+        assert_eq!(area_mapping(2, 12_000_000, None), "scratchpad -set abc9.D 41666; ");
+        assert_eq!(area_mapping(2, 12_000_000, Some(10_000)), "scratchpad -set abc9.D 10000; ");
     }
 
     #[test]
@@ -756,6 +768,7 @@ mod tests {
             target_mhz: 12.0,
             fmax_mhz: 13.54,
             seed: None,
+            map_delay_ps: None,
             logic_cells: Usage { used: 4645, available: 5280 },
             luts: 4400,
             flip_flops: 900,

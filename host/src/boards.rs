@@ -67,6 +67,11 @@ pub struct Build {
     /// the clock (placement of a full part varies by a few MHz with it).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The delay target (ps) yosys's ABC9 maps a several-engine build for
+    /// (default: half the clock period). A tighter target buys a shallower
+    /// step, and a faster clock, with more LUTs.
+    #[serde(default)]
+    pub map_delay_ps: Option<u64>,
 }
 
 /// A feature's default, in board files and build reports: built in.
@@ -100,6 +105,7 @@ struct Variant {
     warnsdorff: Option<bool>,
     /// Its own placement seed, if any (never the main part's).
     seed: Option<u64>,
+    map_delay_ps: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -155,6 +161,7 @@ fn parse(text: &str) -> Result<Vec<Board>, toml::de::Error> {
                 warnsdorff: variant.warnsdorff.unwrap_or(board.build.warnsdorff),
                 // A seed places one netlist on one part: not inherited.
                 seed: variant.seed,
+                map_delay_ps: variant.map_delay_ps.or(board.build.map_delay_ps),
                 ..board.build
             },
             ..board.clone()

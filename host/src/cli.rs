@@ -91,6 +91,11 @@ pub enum Command {
         /// A full part's Fmax varies by a few MHz with it.
         #[arg(long, value_name = "N")]
         seed: Option<u64>,
+        /// The delay target in ps that yosys's ABC9 maps a several-engine
+        /// build for [default: the board's, else half the clock period]:
+        /// lower is a shallower, faster and larger engine.
+        #[arg(long, value_name = "PS")]
+        map_delay_ps: Option<u64>,
         /// Output directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
@@ -310,7 +315,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             }
         }
         Command::Flash { board, bitstream, dry_run } => flash(&board, bitstream, dry_run, &mut out)?,
-        Command::Build { board, max_size, engines, clock_mhz, baud, no_warnsdorff, seed, out: dir } => {
+        Command::Build { board, max_size, engines, clock_mhz, baud, no_warnsdorff, seed, map_delay_ps, out: dir } => {
             let board = boards::find(&board)?;
             let mut options = bitstream::BuildOptions::for_board(&board);
             if let Some(size) = max_size {
@@ -326,6 +331,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             options.baud = baud.unwrap_or(options.baud);
             options.warnsdorff &= !no_warnsdorff;
             options.seed = seed.or(options.seed);
+            options.map_delay_ps = map_delay_ps.or(options.map_delay_ps);
             options.out_dir = dir.unwrap_or(options.out_dir);
             let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;

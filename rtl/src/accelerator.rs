@@ -113,6 +113,8 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     max_height: Constant<Bits<8>>,
     row_stride: Constant<Bits<16>>,
     engine_one_hot: Vec<Constant<Bits<32>>>,
+    // The engines numbered below each one (first in the queue's order).
+    engines_before: Vec<Constant<Bits<32>>>,
     engine_number: Vec<Constant<Bits<8>>>,
     last_engine: Constant<Bits<32>>,
     engine_count: Constant<Bits<8>>,
@@ -172,6 +174,13 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     queue_tail: DFF<Bits<QUEUE_BITS>>,
     queue_count: DFF<Bits<16>>,
     granted: DFF<Bits<32>>,
+    // The engines' requests, registered beside the queue (each engine's
+    // request logic lies by the engine, across the chip: choosing among them
+    // unregistered was a path through every engine), and the grants of the
+    // clock before last: an engine's registered request stays up for two
+    // clocks after its grant.
+    job_requests: DFF<Bits<32>>,
+    granted_before: DFF<Bits<32>>,
     // The walker's job, registered on its way to the queue (so that the
     // walker's logic is not drawn across the chip to the queue's RAM).
     push_valid: DFF<bool>,
@@ -194,8 +203,8 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     split: Signal<Local, Bits<8>>,
     served: Signal<Local, Bits<32>>,
     job_available: Signal<Local, bool>,
-    job_asking: Vec<Signal<Local, bool>>,
-    job_asked: Vec<Signal<Local, bool>>,
+    request_chain: Vec<Signal<Local, Bits<32>>>,
+    asking: Signal<Local, Bits<32>>,
     job_taken: Signal<Local, bool>,
     use_engines: Signal<Local, Bits<8>>,
     running_sum: Signal<Local, Bits<8>>,
@@ -273,6 +282,7 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             tour_tree: Default::default(),
             running_tree: Default::default(),
             engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
+            engines_before: (0..engines).map(|i| constant((1 << i) - 1)).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             last_engine: constant(1 << (engines - 1)),
             engine_count: Constant::new((engines as u64).into()),
@@ -334,6 +344,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             queue_tail: Default::default(),
             queue_count: Default::default(),
             granted: Default::default(),
+            job_requests: Default::default(),
+            granted_before: Default::default(),
             push_valid: Default::default(),
             push_path: Default::default(),
             push_number: Default::default(),
@@ -352,8 +364,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             split: Default::default(),
             served: Default::default(),
             job_available: Default::default(),
-            job_asking: (0..engines).map(|_| Default::default()).collect(),
-            job_asked: (0..engines).map(|_| Default::default()).collect(),
+            request_chain: (0..engines).map(|_| Default::default()).collect(),
+            asking: Default::default(),
             job_taken: Default::default(),
             use_engines: Default::default(),
             running_sum: Default::default(),
@@ -404,6 +416,8 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
             queue_tail,
             queue_count,
             granted,
+            job_requests,
+            granted_before,
             push_valid,
             push_path,
             push_number,
@@ -478,20 +492,27 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.queue_paths.write_enable.next = self.push_valid.q.val();
         self.queue_numbers.write_enable.next = self.push_valid.q.val();
         self.job_available.next = self.queue_count.q.val().any() & self.shares_work.val();
-        for i in 0..self.engines.len() {
-            self.job_asking[i].next =
-                self.engines[i].job_request.val() & !(self.granted.q.val() & self.engine_one_hot[i].val()).any();
+        self.request_chain[0].next = 0.into();
+        if self.engines[0].job_request.val() {
+            self.request_chain[0].next = self.engine_one_hot[0].val();
         }
-        self.job_asked[0].next = self.job_asking[0].val();
-        self.job_taken.next = self.job_available.val() & self.job_asked[0].val();
-        self.granted.d.next = 0.into();
-        if self.job_available.val() & self.job_asking[0].val() {
-            self.granted.d.next = self.engine_one_hot[0].val();
-        }
+        self.job_requests.d.next = self.request_chain[0].val();
         for i in 1..self.engines.len() {
-            self.job_asked[i].next = self.job_asked[i - 1].val() | self.job_asking[i].val();
-            self.job_taken.next = self.job_available.val() & self.job_asked[i].val();
-            if self.job_available.val() & self.job_asking[i].val() & !self.job_asked[i - 1].val() {
+            self.request_chain[i].next = self.request_chain[i - 1].val();
+            if self.engines[i].job_request.val() {
+                self.request_chain[i].next = self.request_chain[i - 1].val() | self.engine_one_hot[i].val();
+            }
+            self.job_requests.d.next = self.request_chain[i].val();
+        }
+        self.granted_before.d.next = self.granted.q.val();
+        self.asking.next = self.job_requests.q.val() & !(self.granted.q.val() | self.granted_before.q.val());
+        self.job_taken.next = self.job_available.val() & self.asking.val().any();
+        self.granted.d.next = 0.into();
+        for i in 0..self.engines.len() {
+            if self.job_available.val()
+                & (self.asking.val() & self.engine_one_hot[i].val()).any()
+                & !(self.asking.val() & self.engines_before[i].val()).any()
+            {
                 self.granted.d.next = self.engine_one_hot[i].val();
             }
         }
@@ -748,6 +769,7 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                     self.queue_tail.d.next = 0.into();
                     self.queue_count.d.next = 0.into();
                     self.granted.d.next = 0.into();
+                    self.granted_before.d.next = 0.into();
                     self.push_valid.d.next = false;
                     self.serve.d.next = 1.into();
                     self.serve_last.d.next = self.last_engine.val();

@@ -275,15 +275,16 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     child: Signal<Local, Bits<SQ>>,
     child_index: Signal<Local, Bits<LB>>,
     at_tour: Signal<Local, bool>,
+    half_none: [Signal<Local, Bits<SQ>>; 2],
+    half_one: [Signal<Local, Bits<SQ>>; 2],
     no_onward: Signal<Local, Bits<SQ>>,
     one_onward: Signal<Local, Bits<SQ>>,
     blocked: Signal<Local, Bits<SQ>>,
     ends: Signal<Local, Bits<SQ>>,
     blocked_any: [Signal<Local, Bits<SQ>>; LB],
     blocked_two: [Signal<Local, Bits<SQ>>; LB],
-    ends_any: [Signal<Local, Bits<SQ>>; LB],
-    ends_two: [Signal<Local, Bits<SQ>>; LB],
-    ends_three: [Signal<Local, Bits<SQ>>; LB],
+    ends_low: [Signal<Local, Bits<SQ>>; LB],
+    ends_high: [Signal<Local, Bits<SQ>>; LB],
     some_blocked: Signal<Local, bool>,
     two_blocked: Signal<Local, bool>,
     some_ends: Signal<Local, bool>,
@@ -526,15 +527,16 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             child: Default::default(),
             child_index: Default::default(),
             at_tour: Default::default(),
+            half_none: Default::default(),
+            half_one: Default::default(),
             no_onward: Default::default(),
             one_onward: Default::default(),
             blocked: Default::default(),
             ends: Default::default(),
             blocked_any: std::array::from_fn(|_| Default::default()),
             blocked_two: std::array::from_fn(|_| Default::default()),
-            ends_any: std::array::from_fn(|_| Default::default()),
-            ends_two: std::array::from_fn(|_| Default::default()),
-            ends_three: std::array::from_fn(|_| Default::default()),
+            ends_low: std::array::from_fn(|_| Default::default()),
+            ends_high: std::array::from_fn(|_| Default::default()),
             some_blocked: Default::default(),
             two_blocked: Default::default(),
             some_ends: Default::default(),
@@ -758,12 +760,32 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         //    closes the tour, with any square left after c.
         // `blocked` holds the free squares of the first rule, `ends` those of
         // the second (open: one way in; closed: closing).
-        self.no_onward.next = !(self.onward_count[0].val()
-            | self.onward_count[1].val()
-            | self.onward_count[2].val()
-            | self.onward_count[3].val());
-        self.one_onward.next = self.onward_count[0].val()
-            & !(self.onward_count[1].val() | self.onward_count[2].val() | self.onward_count[3].val());
+        // No onward move, or one. Builds with Warnsdorff's order read it off
+        // the count they make anyway; the others take it from the eight
+        // moves directly, as two halves of four (a LUT each): two LUT levels
+        // instead of the count's adder tree, on the step's longest path.
+        for h in 0..2 {
+            self.half_none[h].next = !(self.onward[4 * h].val()
+                | self.onward[4 * h + 1].val()
+                | self.onward[4 * h + 2].val()
+                | self.onward[4 * h + 3].val());
+            self.half_one[h].next = ((self.onward[4 * h].val() ^ self.onward[4 * h + 1].val())
+                & !(self.onward[4 * h + 2].val() | self.onward[4 * h + 3].val()))
+                | ((self.onward[4 * h + 2].val() ^ self.onward[4 * h + 3].val())
+                    & !(self.onward[4 * h].val() | self.onward[4 * h + 1].val()));
+        }
+        if self.has_warnsdorff.val() {
+            self.no_onward.next = !(self.onward_count[0].val()
+                | self.onward_count[1].val()
+                | self.onward_count[2].val()
+                | self.onward_count[3].val());
+            self.one_onward.next = self.onward_count[0].val()
+                & !(self.onward_count[1].val() | self.onward_count[2].val() | self.onward_count[3].val());
+        } else {
+            self.no_onward.next = self.half_none[0].val() & self.half_none[1].val();
+            self.one_onward.next =
+                (self.half_one[0].val() & self.half_none[1].val()) | (self.half_none[0].val() & self.half_one[1].val());
+        }
         if self.want_closed.q.val() {
             self.blocked.next =
                 self.free.val() & (self.no_onward.val() | (self.one_onward.val() & !self.closing_squares.q.val()));
@@ -772,34 +794,34 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.blocked.next = self.free.val() & self.no_onward.val();
             self.ends.next = self.free.val() & self.one_onward.val();
         }
-        // How many of each (up to two, and three ends), by trees: after step
-        // k, bit i says whether squares i .. i + 2^(k+1) hold any / two /
-        // three of them.
+        // How many of each (up to two blocked, three ends), by trees: after
+        // step k, bit i counts squares i .. i + 2^(k+1). Blocked squares as
+        // any / two; ends as a 2-bit count that stops at three (each step's
+        // bit is a function of four bits: one LUT level).
         self.blocked_any[0].next = self.blocked.val() | (self.blocked.val() >> self.smear_shift[0].val());
         self.blocked_two[0].next = self.blocked.val() & (self.blocked.val() >> self.smear_shift[0].val());
-        self.ends_any[0].next = self.ends.val() | (self.ends.val() >> self.smear_shift[0].val());
-        self.ends_two[0].next = self.ends.val() & (self.ends.val() >> self.smear_shift[0].val());
-        self.ends_three[0].next = 0.into();
+        self.ends_low[0].next = self.ends.val() ^ (self.ends.val() >> self.smear_shift[0].val());
+        self.ends_high[0].next = self.ends.val() & (self.ends.val() >> self.smear_shift[0].val());
         for k in 1..LB {
             self.blocked_any[k].next =
                 self.blocked_any[k - 1].val() | (self.blocked_any[k - 1].val() >> self.smear_shift[k].val());
             self.blocked_two[k].next = self.blocked_two[k - 1].val()
                 | (self.blocked_two[k - 1].val() >> self.smear_shift[k].val())
                 | (self.blocked_any[k - 1].val() & (self.blocked_any[k - 1].val() >> self.smear_shift[k].val()));
-            self.ends_any[k].next =
-                self.ends_any[k - 1].val() | (self.ends_any[k - 1].val() >> self.smear_shift[k].val());
-            self.ends_two[k].next = self.ends_two[k - 1].val()
-                | (self.ends_two[k - 1].val() >> self.smear_shift[k].val())
-                | (self.ends_any[k - 1].val() & (self.ends_any[k - 1].val() >> self.smear_shift[k].val()));
-            self.ends_three[k].next = self.ends_three[k - 1].val()
-                | (self.ends_three[k - 1].val() >> self.smear_shift[k].val())
-                | (self.ends_two[k - 1].val() & (self.ends_any[k - 1].val() >> self.smear_shift[k].val()))
-                | (self.ends_any[k - 1].val() & (self.ends_two[k - 1].val() >> self.smear_shift[k].val()));
+            // (low, high) + (low', high'), stopping at 3.
+            self.ends_low[k].next = (self.ends_low[k - 1].val()
+                ^ (self.ends_low[k - 1].val() >> self.smear_shift[k].val()))
+                | (self.ends_high[k - 1].val()
+                    & ((self.ends_low[k - 1].val() | self.ends_high[k - 1].val()) >> self.smear_shift[k].val()))
+                | (self.ends_low[k - 1].val() & (self.ends_high[k - 1].val() >> self.smear_shift[k].val()));
+            self.ends_high[k].next = self.ends_high[k - 1].val()
+                | (self.ends_high[k - 1].val() >> self.smear_shift[k].val())
+                | (self.ends_low[k - 1].val() & (self.ends_low[k - 1].val() >> self.smear_shift[k].val()));
             self.some_blocked.next = self.blocked_any[k].val().get_bit(0);
             self.two_blocked.next = self.blocked_two[k].val().get_bit(0);
-            self.some_ends.next = self.ends_any[k].val().get_bit(0);
-            self.two_ends.next = self.ends_two[k].val().get_bit(0);
-            self.three_ends.next = self.ends_three[k].val().get_bit(0);
+            self.some_ends.next = self.ends_low[k].val().get_bit(0) | self.ends_high[k].val().get_bit(0);
+            self.two_ends.next = self.ends_high[k].val().get_bit(0);
+            self.three_ends.next = self.ends_low[k].val().get_bit(0) & self.ends_high[k].val().get_bit(0);
         }
         // Squares free besides c: the visited ones are the levels 0..=depth
         // (while probing, depth is one below the probed square's level).

@@ -40,9 +40,8 @@ fn lint_waivers() -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$walking*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_two*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_any*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_two*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_three*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_low*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*ends_high*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*lane_dead*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*replay_slice*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*first_differing*\"\n",
