@@ -99,13 +99,14 @@ struct Variant {
     device: String,
     max_width: u16,
     max_height: u16,
-    /// Engines, clock and Warnsdorff's order when they differ from the main part's.
+    /// Engines, clock, Warnsdorff's order and mapping delay target when they
+    /// differ from the main part's.
     engines: Option<u16>,
     clock_hz: Option<u64>,
     warnsdorff: Option<bool>,
+    map_delay_ps: Option<u64>,
     /// Its own placement seed, if any (never the main part's).
     seed: Option<u64>,
-    map_delay_ps: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
