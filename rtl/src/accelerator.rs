@@ -219,6 +219,12 @@ pub struct Accelerator<const SQ: usize, const LB: usize> {
     stream_square: Signal<Local, Bits<LB>>,
     stream_valid: Signal<Local, bool>,
     stream_last: Signal<Local, bool>,
+    // The streaming engine's outputs, ORed along the engines (only the owner
+    // drives them): an OR reduces to a tree, a chain of muxes did not.
+    stream_squares: Vec<Signal<Local, Bits<LB>>>,
+    stream_valids: Vec<Signal<Local, bool>>,
+    stream_lasts: Vec<Signal<Local, bool>>,
+    streams: Vec<Signal<Local, bool>>,
     limit_reached: Signal<Local, bool>,
     stopping: Signal<Local, bool>,
     engine_cycles_shown: Signal<Local, Bits<48>>,
@@ -380,6 +386,10 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             stream_square: Default::default(),
             stream_valid: Default::default(),
             stream_last: Default::default(),
+            stream_squares: (0..engines).map(|_| Default::default()).collect(),
+            stream_valids: (0..engines).map(|_| Default::default()).collect(),
+            stream_lasts: (0..engines).map(|_| Default::default()).collect(),
+            streams: (0..engines).map(|_| Default::default()).collect(),
             limit_reached: Default::default(),
             stopping: Default::default(),
             engine_cycles_shown: Default::default(),
@@ -470,9 +480,6 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         self.offered.next = false;
         self.offered_engine.next = 0.into();
         self.offered_job.next = 0.into();
-        self.stream_square.next = 0.into();
-        self.stream_valid.next = false;
-        self.stream_last.next = false;
 
         // The job queue. The walker's job goes in at the head. A job comes
         // out at the tail to the first engine asking (not counting one whose
@@ -566,13 +573,31 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
                 self.offered_engine.next = self.engine_number[i].val();
                 self.offered_job.next = self.engines[i].job.val();
             }
-            self.engines[i].tour_ready.next = false;
-            if self.streaming.q.val() & (self.stream_owner.q.val() & self.engine_one_hot[i].val()).any() {
-                self.stream_square.next = self.engines[i].tour_square.val();
-                self.stream_valid.next = self.engines[i].tour_valid.val();
-                self.stream_last.next = self.engines[i].tour_last.val();
-                self.engines[i].tour_ready.next = self.responses.square_ready.val();
+            self.streams[i].next =
+                self.streaming.q.val() & (self.stream_owner.q.val() & self.engine_one_hot[i].val()).any();
+            self.engines[i].tour_ready.next = self.streams[i].val() & self.responses.square_ready.val();
+        }
+        self.stream_squares[0].next = 0.into();
+        if self.streams[0].val() {
+            self.stream_squares[0].next = self.engines[0].tour_square.val();
+        }
+        self.stream_valids[0].next = self.streams[0].val() & self.engines[0].tour_valid.val();
+        self.stream_lasts[0].next = self.streams[0].val() & self.engines[0].tour_last.val();
+        self.stream_square.next = self.stream_squares[0].val();
+        self.stream_valid.next = self.stream_valids[0].val();
+        self.stream_last.next = self.stream_lasts[0].val();
+        for i in 1..self.engines.len() {
+            self.stream_squares[i].next = self.stream_squares[i - 1].val();
+            if self.streams[i].val() {
+                self.stream_squares[i].next = self.stream_squares[i - 1].val() | self.engines[i].tour_square.val();
             }
+            self.stream_valids[i].next =
+                self.stream_valids[i - 1].val() | (self.streams[i].val() & self.engines[i].tour_valid.val());
+            self.stream_lasts[i].next =
+                self.stream_lasts[i - 1].val() | (self.streams[i].val() & self.engines[i].tour_last.val());
+            self.stream_square.next = self.stream_squares[i].val();
+            self.stream_valid.next = self.stream_valids[i].val();
+            self.stream_last.next = self.stream_lasts[i].val();
         }
         for i in 0..self.engines.len() {
             self.engines[i].job_grant.next = (self.granted.q.val() & self.engine_one_hot[i].val()).any();

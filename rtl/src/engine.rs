@@ -4,17 +4,16 @@
 //!
 //! - The current square is one-hot, so its free neighbours are eight masked
 //!   constant shifts ANDed with the free-square vector: no muxes.
-//! - Each stack level keeps the moves it has not tried yet (8 bits, in block
-//!   RAM) and its square (for streaming tours out). A bit per level says
-//!   whether any untried move is left.
-//! - Every square carries the level it was entered at (its *stamp*, kept as
-//!   bit-planes). Backtracking from a dead end pops straight to the deepest
-//!   level with an untried move (the *resume level*, cached in registers) and
-//!   enters that move in the same clock; everything stamped deeper is freed at
-//!   once by a parallel compare. So every clock of a search enters one node.
-//! - When the resume level runs out of moves, the next one down is found by a
-//!   priority encoder over the per-level bits and its entry read from RAM for
-//!   the next clock.
+//! - Each stack level keeps the moves it has not tried yet (8 bits), its
+//!   square (for streaming tours out), the visited squares as it was left,
+//!   and the next level down that has untried moves (all in RAM).
+//! - Backtracking from a dead end pops straight to the deepest level with an
+//!   untried move (the *resume level*, cached in registers with its visited
+//!   squares) and enters that move in the same clock: the visited squares
+//!   become the resume level's, which frees every deeper square at once. So
+//!   every clock of a search enters one node.
+//! - When the resume level runs out of moves, the next one down is the one
+//!   it links to; its entry, read from RAM every clock, serves the next.
 //! - Dead-end pruning judges all eight children of the current square in
 //!   its clock, from counts over the whole board (the host's
 //!   `Searcher::dead_end`, the same rule). In count mode the dead children
@@ -159,7 +158,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     shift_up: [Constant<Bits<16>>; 8],
     shift_down: [Constant<Bits<16>>; 8],
     delta: [Constant<Bits<LB>>; 8],
-    index_bit: [Constant<Bits<SQ>>; LB],
     degree_shift: [Constant<Bits<8>>; 8],
     move_index: [Constant<Bits<32>>; 8],
     smear_shift: [Constant<Bits<16>>; LB],
@@ -227,8 +225,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     entered_dead: DFF<bool>,
     depth: DFF<Bits<LB>>,
     visited: DFF<Bits<SQ>>,
-    stamps: [DFF<Bits<SQ>>; LB],
-    untried_levels: DFF<Bits<SQ>>,
+    resume_visited: DFF<Bits<SQ>>,
+    resume_below: DFF<Bits<LB>>,
+    resume_below_valid: DFF<bool>,
     resume_valid: DFF<bool>,
     resume_level: DFF<Bits<LB>>,
     resume_moves: DFF<Bits<8>>,
@@ -244,6 +243,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     squares_ram: RAM<Bits<LB>, LB>,
     degrees_ram: RAM<Bits<32>, LB>,
     doomed_ram: RAM<Bits<8>, LB>,
+    visited_ram: RAM<Bits<SQ>, LB>,
+    below_ram: RAM<Bits<LB>, LB>,
+    below_valid_ram: RAM<Bits<1>, LB>,
 
     // Combinational values.
     start_one_hot: Signal<Local, Bits<SQ>>,
@@ -318,16 +320,10 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     back_rest: Signal<Local, Bits<8>>,
     back_child: Signal<Local, Bits<SQ>>,
     back_child_index: Signal<Local, Bits<LB>>,
-    newer_chain: [Signal<Local, Bits<SQ>>; LB],
-    popped: Signal<Local, Bits<SQ>>,
-    below: Signal<Local, Bits<SQ>>,
-    smear_chain: [Signal<Local, Bits<SQ>>; LB],
-    deepest_below: Signal<Local, Bits<SQ>>,
-    below_chain: [Signal<Local, Bits<LB>>; LB],
-    below_index: Signal<Local, Bits<LB>>,
+    back_visited: Signal<Local, Bits<SQ>>,
+    back_below: Signal<Local, Bits<LB>>,
+    back_below_valid: Signal<Local, bool>,
     entering: Signal<Local, bool>,
-    entered: Signal<Local, Bits<SQ>>,
-    entered_level: Signal<Local, Bits<LB>>,
     entered_vs_split: Signal<Local, Bits<2>>,
     push_vs_split: Signal<Local, Bits<2>>,
     back_vs_split: Signal<Local, Bits<2>>,
@@ -430,7 +426,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             shift_up: std::array::from_fn(|m| shift(geometry.offset(m).max(0))),
             shift_down: std::array::from_fn(|m| shift(geometry.offset(m).min(0))),
             delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
-            index_bit: std::array::from_fn(|b| mask((0..SQ).map(|i| i >> b & 1 == 1).collect())),
             degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             move_index: std::array::from_fn(|m| Constant::new((m as u64).into())),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
@@ -481,8 +476,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             entered_dead: Default::default(),
             depth: Default::default(),
             visited: Default::default(),
-            stamps: std::array::from_fn(|_| Default::default()),
-            untried_levels: Default::default(),
+            resume_visited: Default::default(),
+            resume_below: Default::default(),
+            resume_below_valid: Default::default(),
             resume_valid: Default::default(),
             resume_level: Default::default(),
             resume_moves: Default::default(),
@@ -498,6 +494,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             squares_ram: Default::default(),
             degrees_ram: Default::default(),
             doomed_ram: Default::default(),
+            visited_ram: Default::default(),
+            below_ram: Default::default(),
+            below_valid_ram: Default::default(),
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
             start_reach: Default::default(),
@@ -570,16 +569,10 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             back_rest: Default::default(),
             back_child: Default::default(),
             back_child_index: Default::default(),
-            newer_chain: std::array::from_fn(|_| Default::default()),
-            popped: Default::default(),
-            below: Default::default(),
-            smear_chain: std::array::from_fn(|_| Default::default()),
-            deepest_below: Default::default(),
-            below_chain: std::array::from_fn(|_| Default::default()),
-            below_index: Default::default(),
+            back_visited: Default::default(),
+            back_below: Default::default(),
+            back_below_valid: Default::default(),
             entering: Default::default(),
-            entered: Default::default(),
-            entered_level: Default::default(),
             entered_vs_split: Default::default(),
             push_vs_split: Default::default(),
             back_vs_split: Default::default(),
@@ -654,23 +647,21 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             entered_dead,
             depth,
             visited,
-            untried_levels,
             resume_valid,
             resume_level,
             resume_moves,
             resume_index,
             resume_degrees,
             resume_doomed,
+            resume_visited,
+            resume_below,
+            resume_below_valid,
             refill,
             reported,
             emit_level,
             emit_wait,
             tour_count
         );
-        for k in 0..LB {
-            self.stamps[k].clock.next = self.clock.val();
-            self.stamps[k].d.next = self.stamps[k].q.val();
-        }
         self.moves_ram.read_clock.next = self.clock.val();
         self.moves_ram.write_clock.next = self.clock.val();
         self.squares_ram.read_clock.next = self.clock.val();
@@ -679,6 +670,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.degrees_ram.write_clock.next = self.clock.val();
         self.doomed_ram.read_clock.next = self.clock.val();
         self.doomed_ram.write_clock.next = self.clock.val();
+        self.visited_ram.read_clock.next = self.clock.val();
+        self.visited_ram.write_clock.next = self.clock.val();
+        self.below_ram.read_clock.next = self.clock.val();
+        self.below_ram.write_clock.next = self.clock.val();
+        self.below_valid_ram.read_clock.next = self.clock.val();
+        self.below_valid_ram.write_clock.next = self.clock.val();
 
         self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
         self.prefix_one_hot.next = 0.into();
@@ -988,11 +985,17 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.back_index.next = self.resume_index.q.val();
         self.back_degrees.next = self.resume_degrees.q.val();
         self.back_doomed.next = self.resume_doomed.q.val();
+        self.back_visited.next = self.resume_visited.q.val();
+        self.back_below.next = self.resume_below.q.val();
+        self.back_below_valid.next = self.resume_below_valid.q.val();
         if self.refill.q.val() {
             self.back_moves.next = self.moves_ram.read_data.val();
             self.back_index.next = self.squares_ram.read_data.val();
             self.back_degrees.next = self.degrees_ram.read_data.val();
             self.back_doomed.next = self.doomed_ram.read_data.val();
+            self.back_visited.next = self.visited_ram.read_data.val();
+            self.back_below.next = self.below_ram.read_data.val();
+            self.back_below_valid.next = self.below_valid_ram.read_data.val().any();
         }
         if !self.has_warnsdorff.val() {
             self.back_degrees.next = 0.into();
@@ -1044,49 +1047,21 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.resume_index.d.next = self.back_index.val();
         self.resume_degrees.d.next = self.back_degrees.val();
         self.resume_doomed.d.next = self.back_doomed.val();
+        self.resume_visited.d.next = self.back_visited.val();
+        self.resume_below.d.next = self.back_below.val();
+        self.resume_below_valid.d.next = self.back_below_valid.val();
         self.refill.d.next = false;
 
-        // Squares stamped deeper than the resume level: freed by a backtrack.
-        // Compared bit-serially from the least significant stamp bit up; a
-        // higher bit that differs decides.
-        self.newer_chain[0].next = self.stamps[0].q.val();
-        if self.resume_level.q.val().get_bit(0) {
-            self.newer_chain[0].next = 0.into();
-        }
-        for k in 1..LB {
-            if self.resume_level.q.val().get_bit(k) {
-                self.newer_chain[k].next = self.newer_chain[k - 1].val() & self.stamps[k].q.val();
-            } else {
-                self.newer_chain[k].next = self.newer_chain[k - 1].val() | self.stamps[k].q.val();
-            }
-            self.popped.next = self.newer_chain[k].val();
-        }
-
-        // The deepest level below the resume level with untried moves:
-        // smear the lower levels' bits downwards, keep the top one, encode it.
-        // (The levels below as all-ones shifted, not `(1 << level) - 1`: a
-        // subtraction is a carry chain, on the longest path.)
-        self.below.next = self.untried_levels.q.val() & !((!bits::<SQ>(0)) << self.resume_level.q.val());
-        self.smear_chain[0].next = self.below.val() | (self.below.val() >> self.smear_shift[0].val());
-        self.deepest_below.next = self.smear_chain[0].val() & !(self.smear_chain[0].val() >> 1);
-        for k in 1..LB {
-            self.smear_chain[k].next =
-                self.smear_chain[k - 1].val() | (self.smear_chain[k - 1].val() >> self.smear_shift[k].val());
-            self.deepest_below.next = self.smear_chain[k].val() & !(self.smear_chain[k].val() >> 1);
-        }
-        self.below_chain[0].next =
-            bits::<LB>(0).replace_bit(0, (self.deepest_below.val() & self.index_bit[0].val()).any());
-        self.below_index.next = self.below_chain[0].val();
-        for b in 1..LB {
-            self.below_chain[b].next = self.below_chain[b - 1]
-                .val()
-                .replace_bit(b, (self.deepest_below.val() & self.index_bit[b].val()).any());
-            self.below_index.next = self.below_chain[b].val();
-        }
-        self.moves_ram.read_address.next = self.below_index.val();
-        self.squares_ram.read_address.next = self.below_index.val();
-        self.degrees_ram.read_address.next = self.below_index.val();
-        self.doomed_ram.read_address.next = self.below_index.val();
+        // The next resume level down (each level that has untried moves
+        // links to the one below it): its entry is read from the stack every
+        // clock, for a refill in the next.
+        self.moves_ram.read_address.next = self.back_below.val();
+        self.squares_ram.read_address.next = self.back_below.val();
+        self.degrees_ram.read_address.next = self.back_below.val();
+        self.doomed_ram.read_address.next = self.back_below.val();
+        self.visited_ram.read_address.next = self.back_below.val();
+        self.below_ram.read_address.next = self.back_below.val();
+        self.below_valid_ram.read_address.next = self.back_below.val();
 
         // The start square's knight neighbours: where a closed tour may end.
         self.start_reach[0].next =
@@ -1102,16 +1077,23 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.squares_ram.write_enable.next = false;
         self.degrees_ram.write_enable.next = false;
         self.doomed_ram.write_enable.next = false;
+        self.visited_ram.write_enable.next = false;
+        self.below_ram.write_enable.next = false;
+        self.below_valid_ram.write_enable.next = false;
         self.moves_ram.write_address.next = self.depth.q.val();
         self.squares_ram.write_address.next = self.depth.q.val();
         self.degrees_ram.write_address.next = self.depth.q.val();
         self.doomed_ram.write_address.next = self.depth.q.val();
+        self.visited_ram.write_address.next = self.depth.q.val();
+        self.below_ram.write_address.next = self.depth.q.val();
+        self.below_valid_ram.write_address.next = self.depth.q.val();
         self.moves_ram.write_data.next = self.rest.val();
         self.squares_ram.write_data.next = self.current_index.q.val();
         self.degrees_ram.write_data.next = self.packed_chain[7].val();
         self.doomed_ram.write_data.next = self.doomed.val();
-        self.entered.next = self.child.val();
-        self.entered_level.next = self.depth.q.val() + 1;
+        self.visited_ram.write_data.next = self.visited.q.val();
+        self.below_ram.write_data.next = self.resume_level.q.val();
+        self.below_valid_ram.write_data.next = bits::<1>(0).replace_bit(0, self.resume_valid.q.val());
         // Where the entered level lies against the split level (0 above, 1 at,
         // 2 below), compared for both possible steps before `expand` picks
         // one: a compare after that choice was the longest path.
@@ -1175,10 +1157,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.current.d.next = 0.into();
                     self.visited.d.next = 0.into();
                     self.depth.d.next = !bits::<LB>(0);
-                    for k in 0..LB {
-                        self.stamps[k].d.next = 0.into();
-                    }
-                    self.untried_levels.d.next = 0.into();
                     self.resume_valid.d.next = false;
                     self.reported.d.next = false;
                     self.closing_squares.d.next = self.start_reach[7].val();
@@ -1205,7 +1183,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Next;
                 } else {
                     self.entering.next = true;
-                    self.entered.next = self.start_one_hot.val();
                     self.entered_dead.d.next = self.probe_dead.val();
                     self.to_start.next = true;
                     self.state.d.next = EngineState::Run;
@@ -1223,14 +1200,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Done;
                 } else if self.standalone.val() & self.prefix_valid.val() {
                     self.entering.next = true;
-                    self.entered.next = self.prefix_one_hot.val();
                     self.entered_dead.d.next = self.probe_dead.val();
                     self.moves_ram.write_enable.next = true;
                     self.squares_ram.write_enable.next = true;
                     self.degrees_ram.write_enable.next = true;
                     self.moves_ram.write_data.next = 0.into();
                     self.degrees_ram.write_data.next = 0.into();
-                    self.untried_levels.d.next = self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
                     self.visited.d.next = self.visited.q.val() | self.prefix_one_hot.val();
                     self.current.d.next = self.prefix_one_hot.val();
                     self.current_index.d.next = self.prefix_square.val();
@@ -1372,16 +1347,19 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.squares_ram.write_enable.next = true;
             self.degrees_ram.write_enable.next = true;
             self.doomed_ram.write_enable.next = true;
+            self.visited_ram.write_enable.next = true;
+            self.below_ram.write_enable.next = true;
+            self.below_valid_ram.write_enable.next = true;
             if self.rest.val().any() {
-                self.untried_levels.d.next = self.untried_levels.q.val() | (bits::<SQ>(1) << self.depth.q.val());
+                self.resume_below.d.next = self.resume_level.q.val();
+                self.resume_below_valid.d.next = self.resume_valid.q.val();
                 self.resume_valid.d.next = true;
                 self.resume_level.d.next = self.depth.q.val();
                 self.resume_moves.d.next = self.rest.val();
                 self.resume_index.d.next = self.current_index.q.val();
                 self.resume_degrees.d.next = self.packed_chain[7].val();
                 self.resume_doomed.d.next = self.doomed.val();
-            } else {
-                self.untried_levels.d.next = self.untried_levels.q.val() & !(bits::<SQ>(1) << self.depth.q.val());
+                self.resume_visited.d.next = self.visited.q.val();
             }
             self.visited.d.next = self.visited.q.val() | self.child.val();
             self.current.d.next = self.child.val();
@@ -1390,8 +1368,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         }
         if self.popping.val() {
             self.entering.next = true;
-            self.entered.next = self.back_child.val();
-            self.entered_level.next = self.resume_level.q.val() + 1;
             self.entered_vs_split.next = self.back_vs_split.val();
             self.entered_move.next = self.back_first.val();
             self.entered_dead.d.next = (self.back_first.val() & self.back_doomed.val()).any();
@@ -1407,13 +1383,11 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             if self.back_rest.val().any() {
                 self.resume_moves.d.next = self.back_rest.val();
             } else {
-                self.untried_levels.d.next =
-                    self.untried_levels.q.val() & !(bits::<SQ>(1) << self.resume_level.q.val());
-                self.resume_valid.d.next = self.below.val().any();
-                self.resume_level.d.next = self.below_index.val();
+                self.resume_valid.d.next = self.back_below_valid.val();
+                self.resume_level.d.next = self.back_below.val();
                 self.refill.d.next = true;
             }
-            self.visited.d.next = (self.visited.q.val() & !self.popped.val()) | self.back_child.val();
+            self.visited.d.next = self.back_visited.val() | self.back_child.val();
             self.current.d.next = self.back_child.val();
             self.current_index.d.next = self.back_child_index.val();
             self.depth.d.next = self.resume_level.q.val() + 1;
@@ -1450,6 +1424,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.squares_ram.read_address.next = self.rejoin_at.q.val();
             self.degrees_ram.read_address.next = self.rejoin_at.q.val();
             self.doomed_ram.read_address.next = self.rejoin_at.q.val();
+            self.visited_ram.read_address.next = self.rejoin_at.q.val();
+            self.below_ram.read_address.next = self.rejoin_at.q.val();
+            self.below_valid_ram.read_address.next = self.rejoin_at.q.val();
             self.state.d.next = EngineState::Rejoin;
         }
         if self.fresh_job.val() {
@@ -1489,9 +1466,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.state.d.next = EngineState::Setup;
         }
 
-        // Stamp the square entered this clock with its level; count it
-        // (when splitting, in one engine only: above the job level, the
-        // walker; at it, whoever searches the job; below, the only one).
+        // Count the square entered this clock (when splitting, in one engine
+        // only: above the job level, the walker; at it, whoever searches the
+        // job; below, the only one).
         self.entering_job.next = self.splitting.q.val() & (self.entered_vs_split.val() == 1);
         self.counted.next = !self.splitting.q.val()
             | (self.entered_vs_split.val() == 2)
@@ -1565,14 +1542,5 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.node_step.next = self.judged.val() + 1;
         }
         self.node_pulse.d.next = self.node_step.val();
-        if self.entering.val() {
-            for k in 0..LB {
-                if self.entered_level.val().get_bit(k) {
-                    self.stamps[k].d.next = self.stamps[k].q.val() | self.entered.val();
-                } else {
-                    self.stamps[k].d.next = self.stamps[k].q.val() & !self.entered.val();
-                }
-            }
-        }
     }
 }

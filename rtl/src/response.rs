@@ -4,6 +4,9 @@
 //! length, type and, for fixed-size responses, the whole payload), optionally
 //! followed by a tour's squares taken from the engine's stream as the UART
 //! accepts them (that is the engine's back-pressure), and closed with the CRC.
+//! A square is taken into a register before it is sent: the stream comes from
+//! whichever engine found the tour, across the chip, and went straight on
+//! into the CRC, which made it the accelerator's longest path.
 
 use rust_hdl::prelude::*;
 
@@ -48,6 +51,9 @@ pub struct ResponseSender {
     bytes_left: DFF<Bits<8>>,
     squares: DFF<bool>,
     crc: DFF<Bits<16>>,
+    buffered: DFF<bool>,
+    buffer: DFF<Bits<8>>,
+    buffer_last: DFF<bool>,
 }
 
 impl Default for ResponseSender {
@@ -73,6 +79,9 @@ impl Default for ResponseSender {
             bytes_left: Default::default(),
             squares: Default::default(),
             crc: Default::default(),
+            buffered: Default::default(),
+            buffer: Default::default(),
+            buffer_last: Default::default(),
         }
     }
 }
@@ -80,13 +89,13 @@ impl Default for ResponseSender {
 impl Logic for ResponseSender {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, shift, bytes_left, squares, crc);
+        dff_setup!(self, clock, state, shift, bytes_left, squares, crc, buffered, buffer, buffer_last);
         self.idle.next = false;
         self.square_ready.next = false;
         self.tx_send.next = false;
         self.tx_data.next = self.shift.q.val().get_bits::<8>(0);
         if self.state.q.val() == SendState::Squares {
-            self.tx_data.next = self.square.val();
+            self.tx_data.next = self.buffer.q.val();
         }
         if self.state.q.val() == SendState::CrcLow {
             self.tx_data.next = self.crc.q.val().get_bits::<8>(0);
@@ -104,6 +113,7 @@ impl Logic for ResponseSender {
                     self.bytes_left.d.next = self.header_bytes.val();
                     self.squares.d.next = self.with_squares.val();
                     self.crc.d.next = self.crc_init.val();
+                    self.buffered.d.next = false;
                     self.state.d.next = SendState::Header;
                 }
             }
@@ -122,11 +132,18 @@ impl Logic for ResponseSender {
                 }
             }
             SendState::Squares => {
-                self.square_ready.next = self.tx_ready.val();
-                if self.tx_ready.val() & self.square_valid.val() {
+                // Take a square while the register is empty; send it from there.
+                self.square_ready.next = !self.buffered.q.val();
+                if !self.buffered.q.val() & self.square_valid.val() {
+                    self.buffer.d.next = self.square.val();
+                    self.buffer_last.d.next = self.square_last.val();
+                    self.buffered.d.next = true;
+                }
+                if self.buffered.q.val() & self.tx_ready.val() {
                     self.tx_send.next = true;
                     self.crc.d.next = self.crc_step.updated.val();
-                    if self.square_last.val() {
+                    self.buffered.d.next = false;
+                    if self.buffer_last.q.val() {
                         self.state.d.next = SendState::CrcLow;
                     }
                 }
