@@ -225,6 +225,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     entered_dead: DFF<bool>,
     depth: DFF<Bits<LB>>,
     visited: DFF<Bits<SQ>>,
+    // The resume level's stack entry, cached: its visited squares, the next
+    // level down with untried moves (if any), its moves left, and so on.
     resume_visited: DFF<Bits<SQ>>,
     resume_below: DFF<Bits<LB>>,
     resume_below_valid: DFF<bool>,
@@ -244,6 +246,8 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     degrees_ram: RAM<Bits<32>, LB>,
     doomed_ram: RAM<Bits<8>, LB>,
     visited_ram: RAM<Bits<SQ>, LB>,
+    // The link and whether there is one, apart (a `Bits<{ LB + 1 }>` word
+    // would need generic const arithmetic).
     below_ram: RAM<Bits<LB>, LB>,
     below_valid_ram: RAM<Bits<1>, LB>,
 
