@@ -198,18 +198,23 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     found_pulse: DFF<bool>,
     job_entered: DFF<bool>,
     queue_room: DFF<bool>,
-    // The walker's path of moves, or the path of the job being searched;
-    // the next job's, and the level where it departs from this one (found as
-    // the job is granted); whether this engine's stack holds its job's path
-    // (then the next job starts from that level).
+    // The walker's path of moves, or a worker's job's path (the next job's
+    // from its grant on: it is read only to replay a job); whether the next
+    // job is held, its number, and the level where its path departs from the
+    // last one's (found as it is granted); whether this engine's stack holds
+    // its job's path (then the next job starts from that level).
     path: DFF<Bits<JOB_PATH_BITS>>,
     job_held: DFF<bool>,
-    held_path: DFF<Bits<JOB_PATH_BITS>>,
     held_number: DFF<Bits<32>>,
     rejoin_at: DFF<Bits<LB>>,
     rejoin_ok: DFF<bool>,
     owns_job: DFF<bool>,
     current_job: DFF<Bits<32>>,
+    // The held job's rejoin level is cached as the resume level (the job
+    // being searched has none left), so the step that ends this job pops
+    // into the next one as a backtrack does; and the clock after that pop.
+    rejoin_pending: DFF<bool>,
+    rejoin_started: DFF<bool>,
     node_pulse: DFF<Bits<4>>,
     tour_pulse: DFF<bool>,
     // Setup: the runtime board as a square mask, one rank per clock.
@@ -462,12 +467,13 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             queue_room: Default::default(),
             path: Default::default(),
             job_held: Default::default(),
-            held_path: Default::default(),
             held_number: Default::default(),
             rejoin_at: Default::default(),
             rejoin_ok: Default::default(),
             owns_job: Default::default(),
             current_job: Default::default(),
+            rejoin_pending: Default::default(),
+            rejoin_started: Default::default(),
             node_pulse: Default::default(),
             tour_pulse: Default::default(),
             board: Default::default(),
@@ -633,12 +639,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             queue_room,
             path,
             job_held,
-            held_path,
             held_number,
             rejoin_at,
             rejoin_ok,
             owns_job,
             current_job,
+            rejoin_pending,
+            rejoin_started,
             node_pulse,
             tour_pulse,
             board,
@@ -895,7 +902,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // try. Forced here, where the moves come in early, and not on the
         // chosen move, which is on the step's longest path.
         self.replay_level.next = self.depth.q.val();
-        if self.state.q.val() == EngineState::Rejoin {
+        if (self.state.q.val() == EngineState::Rejoin) | self.rejoin_pending.q.val() {
             self.replay_level.next = self.resume_level.q.val();
         }
         self.replay_slice[0].next = self.path.q.val().get_bits::<16>(0) >> self.replay_level.val();
@@ -979,9 +986,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     & !self.resume_valid.q.val()
                     & (self.depth.q.val() != self.split_depth.q.val())));
         if self.job_grant.val() {
-            self.held_path.d.next = self.job_path.val();
+            self.path.d.next = self.job_path.val();
             self.held_number.d.next = self.job_number.val();
             self.job_held.d.next = true;
+            // The job in hand never returns to the job level (its last branch
+            // lies below it), so the next job's node there is this engine's.
+            self.owns_job.d.next = true;
         }
 
         // The next move of the resume level (from RAM right after a refill).
@@ -1005,7 +1015,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.back_degrees.next = 0.into();
         }
         // Rejoining: the new job's move at the level the paths share.
-        if self.state.q.val() == EngineState::Rejoin {
+        if (self.state.q.val() == EngineState::Rejoin) | self.rejoin_pending.q.val() {
             self.back_moves.next = self.replay_move.val();
         }
         self.back_square.next = bits::<SQ>(1) << self.back_index.val();
@@ -1055,6 +1065,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.resume_below.d.next = self.back_below.val();
         self.resume_below_valid.d.next = self.back_below_valid.val();
         self.refill.d.next = false;
+        self.rejoin_started.d.next = false;
 
         // The next resume level down (each level that has untried moves
         // links to the one below it): its entry is read from the stack every
@@ -1140,6 +1151,35 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.descending.next = false;
         self.popping.next = false;
         self.entered_move.next = self.first.val();
+
+        // Arm the held job's rejoin while this job has no resume level: its
+        // level's stack entry is read now and cached as the resume level from
+        // the next clock on, with the new path's move as the one untried move
+        // (a descent that leaves untried moves takes the resume level back).
+        // A job that ends before this is armed starts from Next instead.
+        if (self.state.q.val() == EngineState::Run)
+            & self.job_held.q.val()
+            & self.rejoin_ok.q.val()
+            & !self.resume_valid.q.val()
+            & !self.rejoin_pending.q.val()
+            & !self.rejoin_started.q.val()
+        {
+            self.resume_level.d.next = self.rejoin_at.q.val();
+            self.refill.d.next = true;
+            self.rejoin_pending.d.next = true;
+            self.moves_ram.read_address.next = self.rejoin_at.q.val();
+            self.squares_ram.read_address.next = self.rejoin_at.q.val();
+            self.degrees_ram.read_address.next = self.rejoin_at.q.val();
+            self.doomed_ram.read_address.next = self.rejoin_at.q.val();
+            self.visited_ram.read_address.next = self.rejoin_at.q.val();
+            self.below_ram.read_address.next = self.rejoin_at.q.val();
+            self.below_valid_ram.read_address.next = self.rejoin_at.q.val();
+        }
+        // The clock after popping into the held job: it is the current one.
+        if self.rejoin_started.q.val() {
+            self.job_held.d.next = false;
+            self.current_job.d.next = self.held_number.q.val();
+        }
 
         match self.state.q.val() {
             EngineState::Idle => {}
@@ -1243,6 +1283,14 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     } else if self.resume_valid.q.val() {
                         // Dead end: pop to the resume level, enter its next move.
                         self.popping.next = true;
+                    } else if self.rejoin_pending.q.val() {
+                        // The job is over and the next one's rejoin level is
+                        // the resume level: pop into it, then replay the rest.
+                        self.popping.next = true;
+                        self.rejoin_started.d.next = true;
+                        if self.back_vs_split.val() != 1 {
+                            self.state.d.next = EngineState::Replay;
+                        }
                     } else if self.splitting.q.val() {
                         // The job, or the walk, is over: on to the next job.
                         // (Started from Next, a clock later: deciding it here
@@ -1355,6 +1403,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.below_ram.write_enable.next = true;
             self.below_valid_ram.write_enable.next = true;
             if self.rest.val().any() {
+                self.refill.d.next = false;
+                self.rejoin_pending.d.next = false;
                 self.resume_below.d.next = self.resume_level.q.val();
                 self.resume_below_valid.d.next = self.resume_valid.q.val();
                 self.resume_valid.d.next = true;
@@ -1371,6 +1421,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.depth.d.next = self.depth.q.val() + 1;
         }
         if self.popping.val() {
+            self.rejoin_pending.d.next = false;
             self.entering.next = true;
             self.entered_vs_split.next = self.back_vs_split.val();
             self.entered_move.next = self.back_first.val();
@@ -1417,7 +1468,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.rejoin_job.val() | self.fresh_job.val() {
             self.job_held.d.next = false;
             self.owns_job.d.next = true;
-            self.path.d.next = self.held_path.q.val();
             self.reported.d.next = false;
         }
         // Rejoin pops to `resume_level` (its entry read from the stack now).
@@ -1461,6 +1511,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.jobs_found.d.next = 0.into();
             self.job_held.d.next = false;
             self.rejoin_ok.d.next = false;
+            self.rejoin_pending.d.next = false;
             self.owns_job.d.next = false;
             self.current_job.d.next = 0.into();
             self.board.d.next = 0.into();
