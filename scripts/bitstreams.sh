@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Builds bitstreams with `knights build` (every board, or those named) into
-# build/NAME, then prints the table of builds. With --readme it also writes
-# that table into README.md between its build-table markers; with --no-build
-# it only reads the build.json files already in build/.
-#   scripts/bitstreams.sh [--readme] [--no-build] [BOARD...]
+# build/NAME, then prints the table of builds. With --docs it also writes
+# that table into docs/builds.md between its build-table markers (--readme is
+# an older name for --docs, kept for scripts that use it); with --no-build it
+# only reads the build.json files already in build/.
+#   scripts/bitstreams.sh [--docs] [--no-build] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 
-readme=0 build=1
+docs=0 build=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --readme) readme=1 ;;
+    --docs | --readme) docs=1 ;;
     --no-build) build=0 ;;
     *) break ;;
   esac
@@ -35,15 +36,16 @@ done
 table=$("$knights" build-table "${dirs[@]}")
 echo "$table"
 
-if [ "$readme" = 1 ]; then
-  TABLE="$table" python3 - <<'PY'
-import os, re
-text = open("README.md").read()
+if [ "$docs" = 1 ]; then
+  TABLE="$table" TABLE_FILE=docs/builds.md python3 - <<'PY'
+import os
+path = os.environ["TABLE_FILE"]
+text = open(path).read()
 begin, end = "<!-- build-table:begin -->", "<!-- build-table:end -->"
-assert begin in text and end in text, "README.md has no build-table markers"
+assert begin in text and end in text, f"{path} has no build-table markers"
 head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
-open("README.md", "w").write(head + begin + "\n" + os.environ["TABLE"] + "\n" + end + tail)
+open(path, "w").write(head + begin + "\n" + os.environ["TABLE"] + "\n" + end + tail)
 PY
-  echo "README.md: table updated" >&2
+  echo "docs/builds.md: table updated" >&2
 fi

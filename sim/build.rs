@@ -38,7 +38,7 @@ fn main() {
     let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, engines, Features::ALL, link)
         .expect("a supported build size");
     let top = out.join("top.v");
-    std::fs::write(&top, verilog).unwrap();
+    std::fs::write(&top, knights_rtl::verilog::for_verilator(&verilog)).unwrap();
     std::fs::write(
         out.join("build_settings.rs"),
         format!(
@@ -55,6 +55,7 @@ fn main() {
     let obj = out.join("obj_dir");
     run(Command::new("verilator")
         .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert", "-Wno-fatal"])
+        .args(["--inline-mult", "-1"])
         .args(["--top-module", "top", "--prefix", "Vtop", "-CFLAGS", "-fPIC -O2"])
         .arg("-Mdir")
         .arg(&obj)

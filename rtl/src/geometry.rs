@@ -7,6 +7,8 @@
 //! is a constant shift of that vector, masked first by the squares from which
 //! the move stays on the largest board.
 
+use rust_hdl::prelude::{Bits, Constant};
+
 /// The canonical knight steps as `(files, ranks)`: the same order as the host's
 /// `knights::moves::KNIGHT_STEPS`, which the RTL must follow move for move.
 pub const KNIGHT_STEPS: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
@@ -55,6 +57,36 @@ impl Geometry {
     pub fn offset_modulo(&self, m: usize, bits: usize) -> u64 {
         (self.offset(m).rem_euclid(1 << bits)) as u64
     }
+}
+
+/// The constant shifts of a knight move on the one-hot board vector, as the
+/// engine's blocks take them: move `m` from the squares in `legal[m]` is
+/// `((v & legal[m]) << up[m]) >> down[m]` (one of the shifts is 0).
+pub struct MoveShifts<const SQ: usize> {
+    pub legal: [Constant<Bits<SQ>>; 8],
+    pub up: [Constant<Bits<16>>; 8],
+    pub down: [Constant<Bits<16>>; 8],
+}
+
+impl<const SQ: usize> MoveShifts<SQ> {
+    pub fn new(geometry: Geometry) -> Self {
+        assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
+        let shift = |amount: i64| Constant::new(amount.unsigned_abs().into());
+        MoveShifts {
+            legal: std::array::from_fn(|m| square_mask(geometry.legal_sources(m))),
+            up: std::array::from_fn(|m| shift(geometry.offset(m).max(0))),
+            down: std::array::from_fn(|m| shift(geometry.offset(m).min(0))),
+        }
+    }
+}
+
+/// A square mask constant: bit `i` set where `bits[i]` is.
+pub fn square_mask<const SQ: usize>(bits: impl IntoIterator<Item = bool>) -> Constant<Bits<SQ>> {
+    let mut value = Bits::<SQ>::default();
+    for (i, bit) in bits.into_iter().enumerate() {
+        value = value.replace_bit(i, bit);
+    }
+    Constant::new(value)
 }
 
 #[cfg(test)]

@@ -57,3 +57,30 @@ fn emit<T: Block>(mut top: T) -> String {
     top.connect_all();
     generate_verilog(&top)
 }
+
+/// The Verilog prepared for Verilator: every combinational `reg` marked
+/// `isolate_assignments`. rust-hdl writes each module's logic as one
+/// `always @(*)` block, so a block that feeds a child module and reads the
+/// child's answer back (the engine and its datapath blocks) is a loop at
+/// block granularity, which Verilator can only iterate (UNOPTFLAT: the
+/// simulation ran at half speed). Isolated, each signal's assignments form a
+/// block of their own, which Verilator orders. rust-hdl's own simulation
+/// gives the same meaning: a signal read in a kernel is its settled value.
+/// (The FPGA tools take the plain Verilog: to them the hint is a comment.)
+pub fn for_verilator(verilog: &str) -> String {
+    let mut out = String::with_capacity(verilog.len() + verilog.len() / 8);
+    for line in verilog.lines() {
+        let declaration = line.trim_start();
+        let is_reg = declaration.starts_with("reg ") || declaration.starts_with("output reg ");
+        let name = declaration.trim_end_matches(';').split_whitespace().last().unwrap_or("");
+        // Flip-flop outputs are written by clocked blocks; memories are arrays.
+        if is_reg && declaration.ends_with(';') && !name.ends_with("$q") && !name.contains('[') {
+            out.push_str(line.trim_end_matches(';'));
+            out.push_str(" /*verilator isolate_assignments*/;");
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,188 @@
+//! A job's path: the moves (canonical index, 3 bits) that entered each level
+//! above the job level, bit-sliced: bit `b` of the move from level `k` is bit
+//! `16 * b + k`, so that a level's move is read, two paths compared, and a
+//! level's move written with a few wide gates instead of a mux per level.
+//!
+//! Three uses: a worker replays a job's path (the move at a level); a worker
+//! taking a new job rejoins its stack at the deepest level the new path
+//! shares with the last one; the walker keeps the path it walks (the move
+//! that entered a level, written into its slot).
+
+use rust_hdl::prelude::*;
+
+use crate::protocol::MAX_SPLIT_LEVEL;
+
+/// Bits of a job's path.
+pub const JOB_PATH_BITS: usize = 3 * MAX_SPLIT_LEVEL as usize;
+// The slices are 16 bits wide in the logic below.
+const _: () = assert!(MAX_SPLIT_LEVEL == 16);
+
+/// Path logic for an engine whose levels take `LB` bits.
+#[derive(LogicBlock)]
+pub struct JobPath<const LB: usize> {
+    /// The path kept (the walker's, or the job's being replayed).
+    pub path: Signal<In, Bits<JOB_PATH_BITS>>,
+    /// Replay: the move `path` takes at `replay_level` (one-hot).
+    pub replay_level: Signal<In, Bits<LB>>,
+    pub replay_move: Signal<Out, Bits<8>>,
+    /// Rejoin: the first level where `offered` departs from `path` (the
+    /// levels above it are shared; 0 also for equal paths).
+    pub offered: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub rejoin_level: Signal<Out, Bits<LB>>,
+    /// Walking: `path` with the move entered (one-hot) in the slot of the
+    /// level stepped from, a descent's or a pop's (both decoded before the
+    /// step picks one: `popping` comes late). Levels 16 and up have no slot.
+    pub entered_move: Signal<In, Bits<8>>,
+    pub descent_level: Signal<In, Bits<LB>>,
+    pub pop_level: Signal<In, Bits<LB>>,
+    pub popping: Signal<In, bool>,
+    pub entered_path: Signal<Out, Bits<JOB_PATH_BITS>>,
+
+    // The moves whose index has bit b set.
+    code_bit_moves: [Constant<Bits<8>>; 3],
+    // The levels whose number has bit b set.
+    slot_bit: [Constant<Bits<16>>; 4],
+
+    replay_slice: [Signal<Local, Bits<16>>; 3],
+    replay_code: Signal<Local, Bits<3>>,
+    difference: Signal<Local, Bits<JOB_PATH_BITS>>,
+    slots_same: Signal<Local, Bits<16>>,
+    first_differing: Signal<Local, Bits<16>>,
+    code_slice: [Signal<Local, Bits<16>>; 3],
+    entered_code: Signal<Local, Bits<JOB_PATH_BITS>>,
+    entered_slot: Signal<Local, Bits<16>>,
+    slot_mask: Signal<Local, Bits<JOB_PATH_BITS>>,
+}
+
+impl<const LB: usize> Default for JobPath<LB> {
+    fn default() -> Self {
+        assert!(LB >= 4, "levels up to 16 need four bits");
+        JobPath {
+            path: Default::default(),
+            replay_level: Default::default(),
+            replay_move: Default::default(),
+            offered: Default::default(),
+            rejoin_level: Default::default(),
+            entered_move: Default::default(),
+            descent_level: Default::default(),
+            pop_level: Default::default(),
+            popping: Default::default(),
+            entered_path: Default::default(),
+            code_bit_moves: std::array::from_fn(|b| {
+                Constant::new(((0..8u64).filter(|m| m >> b & 1 == 1).map(|m| 1 << m).sum::<u64>()).into())
+            }),
+            slot_bit: std::array::from_fn(|b| {
+                Constant::new(((0..16u64).filter(|k| k >> b & 1 == 1).map(|k| 1 << k).sum::<u64>()).into())
+            }),
+            replay_slice: Default::default(),
+            replay_code: Default::default(),
+            difference: Default::default(),
+            slots_same: Default::default(),
+            first_differing: Default::default(),
+            code_slice: Default::default(),
+            entered_code: Default::default(),
+            entered_slot: Default::default(),
+            slot_mask: Default::default(),
+        }
+    }
+}
+
+impl<const LB: usize> Logic for JobPath<LB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.replay_slice[0].next = self.path.val().get_bits::<16>(0) >> self.replay_level.val();
+        self.replay_slice[1].next = self.path.val().get_bits::<16>(16) >> self.replay_level.val();
+        self.replay_slice[2].next = self.path.val().get_bits::<16>(32) >> self.replay_level.val();
+        self.replay_code.next = bits::<3>(0)
+            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
+            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
+            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
+        self.replay_move.next = bits::<8>(1) << self.replay_code.val();
+
+        self.difference.next = self.path.val() ^ self.offered.val();
+        self.slots_same.next = !(self.difference.val().get_bits::<16>(0)
+            | self.difference.val().get_bits::<16>(16)
+            | self.difference.val().get_bits::<16>(32));
+        self.first_differing.next = (self.slots_same.val() + 1) & !self.slots_same.val();
+        self.rejoin_level.next = bits::<LB>(0)
+            .replace_bit(0, (self.first_differing.val() & self.slot_bit[0].val()).any())
+            .replace_bit(1, (self.first_differing.val() & self.slot_bit[1].val()).any())
+            .replace_bit(2, (self.first_differing.val() & self.slot_bit[2].val()).any())
+            .replace_bit(3, (self.first_differing.val() & self.slot_bit[3].val()).any());
+
+        // Each bit of the move's index fills its slice; the slot mask picks
+        // the slot.
+        for b in 0..3 {
+            self.code_slice[b].next = 0.into();
+            if (self.entered_move.val() & self.code_bit_moves[b].val()).any() {
+                self.code_slice[b].next = !bits::<16>(0);
+            }
+        }
+        self.entered_code.next = bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[0].val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[1].val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[2].val()) << 32);
+        self.entered_slot.next = bits::<16>(1) << self.descent_level.val();
+        if self.popping.val() {
+            self.entered_slot.next = bits::<16>(1) << self.pop_level.val();
+        }
+        self.slot_mask.next = bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 16)
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 32);
+        self.entered_path.next =
+            (self.path.val() & !self.slot_mask.val()) | (self.entered_code.val() & self.slot_mask.val());
+    }
+}
+
+/// A path of moves (canonical indices, level 0 first) in the bit-sliced form.
+pub fn encode_path(moves: &[u8]) -> Bits<JOB_PATH_BITS> {
+    let mut bits = Bits::<JOB_PATH_BITS>::default();
+    for (level, &m) in moves.iter().enumerate() {
+        for b in 0..3 {
+            bits = bits.replace_bit(16 * b + level, m >> b & 1 == 1);
+        }
+    }
+    bits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(seed: u64, length: usize) -> Vec<u8> {
+        (0..length).map(|k| ((seed >> (3 * k)) & 7) as u8).collect()
+    }
+
+    #[test]
+    fn replays_rejoins_and_walks_a_path() {
+        let mut uut = JobPath::<6>::default();
+        uut.connect_all();
+        let mut seed = 0xda94_2042_e4dd_58b5u64;
+        for _ in 0..300 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let path = moves(seed, 16);
+            let mut offered = path.clone();
+            let departs = (seed >> 50) as usize % 16;
+            offered[departs] = (offered[departs] + 1 + (seed >> 60) as u8 % 7) % 8;
+            let level = (seed >> 56) as usize % 16;
+            let entered = (seed >> 44) as u8 % 8;
+            let popping = seed >> 63 == 1;
+            let other_level = (level + 5) % 20;
+            uut.path.next = encode_path(&path);
+            uut.offered.next = encode_path(&offered);
+            uut.replay_level.next = (level as u64).into();
+            uut.entered_move.next = (1u64 << entered).into();
+            let (descent, pop) = if popping { (other_level, level) } else { (level, other_level) };
+            uut.descent_level.next = (descent as u64).into();
+            uut.pop_level.next = (pop as u64).into();
+            uut.popping.next = popping;
+            assert!(simulate(&mut uut, 100), "settles");
+            assert_eq!(uut.replay_move.val().index(), 1 << path[level], "level {level} of {path:?}");
+            assert_eq!(uut.rejoin_level.val().index(), departs, "{path:?} against {offered:?}");
+            let mut walked = path.clone();
+            walked[level] = entered;
+            assert_eq!(uut.entered_path.val(), encode_path(&walked), "move {entered} at {level}");
+        }
+    }
+}
