@@ -7,45 +7,29 @@
 
 use std::fmt;
 
-/// First byte of every frame.
-pub const SYNC: u8 = 0xA5;
-/// The protocol version this host speaks.
-pub const VERSION: u8 = 2;
+use knights_protocol::error;
+use knights_protocol::length as payload_length;
+pub use knights_protocol::{MAX_SPLIT_LEVEL, SYNC, VERSION};
+
 /// Bytes of a frame around its payload: sync, length, type, CRC.
 pub const OVERHEAD: usize = 6;
 /// TOUR payload bytes before the squares: sequence number, engine, job.
-pub const TOUR_HEADER: usize = 9;
+pub const TOUR_HEADER: usize = payload_length::TOUR_HEADER as usize;
 /// PROGRESS and DONE payload bytes: state, four 48-bit counters.
-pub const COUNTERS_LENGTH: usize = 25;
-/// The deepest split level the device takes (a job crosses the chip as its
-/// path, three bits per level).
-pub const MAX_SPLIT_LEVEL: u8 = 16;
+pub const COUNTERS_LENGTH: usize = payload_length::COUNTERS as usize;
 
 pub mod code {
-    //! Type bytes and numbers, as in `docs/protocol.md`.
-    pub const IDENTIFY: u8 = 0x01;
-    pub const SOLVE: u8 = 0x02;
-    pub const ABORT: u8 = 0x03;
-    pub const STATUS: u8 = 0x04;
-
-    pub const IDENTITY: u8 = 0x81;
-    pub const ACK: u8 = 0x82;
-    pub const TOUR: u8 = 0x83;
-    pub const PROGRESS: u8 = 0x84;
-    pub const DONE: u8 = 0x85;
-    pub const ERROR: u8 = 0x86;
-
-    pub const FLAG_CLOSED: u8 = 1;
-    pub const FLAG_WARNSDORFF: u8 = 2;
-    pub const FLAG_COUNT: u8 = 4;
-    pub const FLAG_PRUNE: u8 = 8;
-
-    pub const FEATURE_WARNSDORFF: u8 = 1;
-    pub const FEATURE_PRUNE: u8 = 2;
-
-    pub const STATUS_FOUND: u8 = 1;
-    pub const STATUS_EXHAUSTED: u8 = 2;
-    pub const STATUS_ABORTED: u8 = 3;
+    //! Type bytes and numbers (defined in `knights_protocol`, for the
+    //! hardware too), under the names the host uses.
+    pub use knights_protocol::command::{ABORT, IDENTIFY, SOLVE, STATUS};
+    pub use knights_protocol::feature::{PRUNE as FEATURE_PRUNE, WARNSDORFF as FEATURE_WARNSDORFF};
+    pub use knights_protocol::flag::{
+        CLOSED as FLAG_CLOSED, COUNT as FLAG_COUNT, PRUNE as FLAG_PRUNE, WARNSDORFF as FLAG_WARNSDORFF,
+    };
+    pub use knights_protocol::response::{ACK, DONE, ERROR, IDENTITY, PROGRESS, TOUR};
+    pub use knights_protocol::status::{
+        ABORTED as STATUS_ABORTED, EXHAUSTED as STATUS_EXHAUSTED, FOUND as STATUS_FOUND,
+    };
 }
 
 /// CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection.
@@ -176,28 +160,28 @@ pub enum ErrorCode {
 impl ErrorCode {
     pub fn from_byte(byte: u8) -> Self {
         match byte {
-            1 => ErrorCode::BadCrc,
-            2 => ErrorCode::BadLength,
-            3 => ErrorCode::UnknownCommand,
-            4 => ErrorCode::Truncated,
-            5 => ErrorCode::Busy,
-            6 => ErrorCode::BoardTooLarge,
-            7 => ErrorCode::StartOffBoard,
-            8 => ErrorCode::BadArgument,
+            error::BAD_CRC => ErrorCode::BadCrc,
+            error::BAD_LENGTH => ErrorCode::BadLength,
+            error::UNKNOWN_COMMAND => ErrorCode::UnknownCommand,
+            error::TRUNCATED => ErrorCode::Truncated,
+            error::BUSY => ErrorCode::Busy,
+            error::BOARD_TOO_LARGE => ErrorCode::BoardTooLarge,
+            error::START_OFF_BOARD => ErrorCode::StartOffBoard,
+            error::BAD_ARGUMENT => ErrorCode::BadArgument,
             other => ErrorCode::Other(other),
         }
     }
 
     pub fn to_byte(self) -> u8 {
         match self {
-            ErrorCode::BadCrc => 1,
-            ErrorCode::BadLength => 2,
-            ErrorCode::UnknownCommand => 3,
-            ErrorCode::Truncated => 4,
-            ErrorCode::Busy => 5,
-            ErrorCode::BoardTooLarge => 6,
-            ErrorCode::StartOffBoard => 7,
-            ErrorCode::BadArgument => 8,
+            ErrorCode::BadCrc => error::BAD_CRC,
+            ErrorCode::BadLength => error::BAD_LENGTH,
+            ErrorCode::UnknownCommand => error::UNKNOWN_COMMAND,
+            ErrorCode::Truncated => error::TRUNCATED,
+            ErrorCode::Busy => error::BUSY,
+            ErrorCode::BoardTooLarge => error::BOARD_TOO_LARGE,
+            ErrorCode::StartOffBoard => error::START_OFF_BOARD,
+            ErrorCode::BadArgument => error::BAD_ARGUMENT,
             ErrorCode::Other(byte) => byte,
         }
     }
@@ -293,7 +277,7 @@ impl Response {
         let malformed = || Malformed { kind, length: payload.len() };
         let length = payload.len();
         Ok(match kind {
-            code::IDENTITY if length == 13 => Response::Identity(Identity {
+            code::IDENTITY if length == usize::from(payload_length::IDENTITY) => Response::Identity(Identity {
                 version: payload[0],
                 max_width: payload[1],
                 max_height: payload[2],
@@ -303,7 +287,7 @@ impl Response {
                 warnsdorff: payload[12] & code::FEATURE_WARNSDORFF != 0,
                 prune: payload[12] & code::FEATURE_PRUNE != 0,
             }),
-            code::ACK if length == 1 => Response::Ack { command: payload[0] },
+            code::ACK if length == usize::from(payload_length::ACK) => Response::Ack { command: payload[0] },
             code::TOUR if length >= TOUR_HEADER => Response::Tour {
                 sequence: u32::from_le_bytes(payload[..4].try_into().unwrap()),
                 engine: payload[4],
@@ -316,7 +300,7 @@ impl Response {
             code::DONE if length == COUNTERS_LENGTH => {
                 Response::Done { status: payload[0], counters: counters(payload) }
             }
-            code::ERROR if length == 2 => {
+            code::ERROR if length == usize::from(payload_length::ERROR) => {
                 Response::Error { code: ErrorCode::from_byte(payload[0]), command: payload[1] }
             }
             _ => return Err(malformed()),

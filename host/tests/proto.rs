@@ -1,7 +1,8 @@
 //! Property tests of the host's frame decoder: it never panics on any byte
 //! stream, and it recovers every frame that noise did not touch.
 
-use knights::proto::{Counters, ErrorCode, FrameDecoder, Identity, Response, SYNC};
+use knights::proto::{self, Command, Counters, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, SYNC};
+use knights_protocol::length;
 use proptest::prelude::*;
 
 const MAX_PAYLOAD: usize = 265;
@@ -105,4 +106,31 @@ proptest! {
         }
         prop_assert_eq!(decode_all(&mut decoder), frames);
     }
+}
+
+#[test]
+fn encoded_frames_have_the_protocols_payload_lengths() {
+    let solve = Command::Solve(SolveRequest {
+        width: 1,
+        height: 1,
+        file: 0,
+        rank: 0,
+        closed: false,
+        warnsdorff: false,
+        prune: true,
+        count: true,
+        limit: 0,
+        split: 0,
+        engines: 0,
+    });
+    assert_eq!(solve.encode().len() as u64, u64::from(length::SOLVE) + proto::OVERHEAD as u64);
+    let progress = Response::Progress { searching: true, counters: Default::default() };
+    assert_eq!(progress.encode().len() as u64, u64::from(length::COUNTERS) + proto::OVERHEAD as u64);
+    let done = Response::Done { status: 1, counters: Default::default() };
+    assert_eq!(done.encode().len() as u64, u64::from(length::COUNTERS) + proto::OVERHEAD as u64);
+    let error = Response::Error { code: ErrorCode::Busy, command: 2 };
+    assert_eq!(error.encode().len() as u64, u64::from(length::ERROR) + proto::OVERHEAD as u64);
+    assert_eq!(Response::Ack { command: 1 }.encode().len() as u64, u64::from(length::ACK) + proto::OVERHEAD as u64);
+    let tour = Response::Tour { sequence: 1, engine: 0, job: 0, squares: Vec::new() };
+    assert_eq!(tour.encode().len() as u64, u64::from(length::TOUR_HEADER) + proto::OVERHEAD as u64);
 }

@@ -22,11 +22,11 @@
 //! sent in a fixed priority order whenever the sender is idle; see
 //! `docs/protocol.md`.
 
+use knights_protocol::{command, error, feature, length, response, status, MAX_SPLIT_LEVEL, SYNC, VERSION};
 use rust_hdl::prelude::*;
 
 use crate::command::CommandReceiver;
-use crate::engine::{Engine, JobRole, JOB_PATH_BITS, STATUS_ABORTED, STATUS_EXHAUSTED, STATUS_FOUND};
-use crate::protocol::*;
+use crate::engine::{Engine, JobRole, JOB_PATH_BITS};
 use crate::response::{ResponseSender, FRAME_BITS};
 use crate::sum_tree::{SumTree, TERMS as SUM_TERMS};
 use crate::uart::{UartReceiver, UartTransmitter};
@@ -248,8 +248,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
         assert!((1..=MAX_ENGINES).contains(&engines), "1 to {} engines", MAX_ENGINES);
         assert!(link.clock_hz < 1 << 32 && link.baud < 1 << 32);
         // A frame's first bytes: sync, length (little-endian), type, payload.
-        let header = |length: u64, kind: u64, payload: &[u8]| {
-            let mut bytes = vec![SYNC as u8, length as u8, (length >> 8) as u8, kind as u8];
+        let header = |length: u16, kind: u8, payload: &[u8]| {
+            let mut bytes = vec![SYNC, length as u8, (length >> 8) as u8, kind];
             bytes.extend_from_slice(payload);
             let mut bits = Bits::<FRAME_BITS>::default();
             for (i, byte) in bytes.iter().enumerate() {
@@ -259,15 +259,15 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             }
             Constant::new(bits)
         };
-        fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
-            Constant::new(value.into())
+        fn constant<const N: usize>(value: impl Into<u64>) -> Constant<Bits<N>> {
+            Constant::new(value.into().into())
         }
-        let mut identity = vec![VERSION as u8, max_width as u8, max_height as u8, engines as u8];
+        let mut identity = vec![VERSION, max_width as u8, max_height as u8, engines as u8];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
-        let warnsdorff_bit = if features.warnsdorff { FEATURE_WARNSDORFF } else { 0 };
-        identity.push((warnsdorff_bit | FEATURE_PRUNE) as u8);
-        assert_eq!(identity.len() as u64, IDENTITY_LENGTH);
+        let warnsdorff_bit = if features.warnsdorff { feature::WARNSDORFF } else { 0 };
+        identity.push(warnsdorff_bit | feature::PRUNE);
+        assert_eq!(identity.len(), usize::from(length::IDENTITY));
         Accelerator {
             clock: Default::default(),
             uart_rx: Default::default(),
@@ -287,48 +287,48 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             node_tree: Default::default(),
             tour_tree: Default::default(),
             running_tree: Default::default(),
-            engine_one_hot: (0..engines).map(|i| constant(1 << i)).collect(),
-            engines_before: (0..engines).map(|i| constant((1 << i) - 1)).collect(),
+            engine_one_hot: (0..engines).map(|i| constant(1u64 << i)).collect(),
+            engines_before: (0..engines).map(|i| constant((1u64 << i) - 1)).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
-            last_engine: constant(1 << (engines - 1)),
+            last_engine: constant(1u64 << (engines - 1)),
             engine_count: Constant::new((engines as u64).into()),
             // A job level must lie above the last level of the largest board,
             // and its path fit the queue.
-            split_limit: constant((SQ as u64 - 1).min(MAX_SPLIT_LEVEL + 1)),
+            split_limit: constant((SQ as u64 - 1).min(u64::from(MAX_SPLIT_LEVEL) + 1)),
             // The walker hands a job to the queue only with room for it. It
             // sees the room a clock late, and up to three jobs are on their
             // way (its found pulse, the push register, the count), so it is
             // told the queue is full four places early.
-            queue_room: constant((1 << QUEUE_BITS) - 4),
+            queue_room: constant((1u64 << QUEUE_BITS) - 4),
             has_warnsdorff: Constant::new(features.warnsdorff),
             // One engine never splits: its job logic then synthesises away.
             shares_work: Constant::new(engines > 1),
-            status_found: constant(STATUS_FOUND),
-            status_exhausted: constant(STATUS_EXHAUSTED),
-            status_aborted: constant(STATUS_ABORTED),
+            status_found: constant(status::FOUND),
+            status_exhausted: constant(status::EXHAUSTED),
+            status_aborted: constant(status::ABORTED),
             max_width: constant(max_width as u64),
             max_height: constant(max_height as u64),
             row_stride: Constant::new((max_width as u64).into()),
             progress_mask: Constant::new(((1u64 << link.progress_log2) - 1).into()),
-            cmd_identify: constant(CMD_IDENTIFY),
-            cmd_solve: constant(CMD_SOLVE),
-            cmd_abort: constant(CMD_ABORT),
-            cmd_status: constant(CMD_STATUS),
-            err_busy: constant(ERR_BUSY),
-            err_board_too_large: constant(ERR_BOARD_TOO_LARGE),
-            err_start_off_board: constant(ERR_START_OFF_BOARD),
-            err_bad_argument: constant(ERR_BAD_ARGUMENT),
-            identity_frame: header(IDENTITY_LENGTH, RSP_IDENTITY, &identity),
-            ack_frame: header(ACK_LENGTH, RSP_ACK, &[]),
-            error_frame: header(ERROR_LENGTH, RSP_ERROR, &[]),
-            progress_frame: header(PROGRESS_LENGTH, RSP_PROGRESS, &[]),
-            done_frame: header(DONE_LENGTH, RSP_DONE, &[]),
-            tour_frame: header(0, RSP_TOUR, &[]),
-            identity_bytes: constant(4 + IDENTITY_LENGTH),
-            ack_bytes: constant(4 + ACK_LENGTH),
-            error_bytes: constant(4 + ERROR_LENGTH),
-            counters_bytes: constant(4 + PROGRESS_LENGTH),
-            tour_bytes: constant(4 + TOUR_HEADER_LENGTH),
+            cmd_identify: constant(command::IDENTIFY),
+            cmd_solve: constant(command::SOLVE),
+            cmd_abort: constant(command::ABORT),
+            cmd_status: constant(command::STATUS),
+            err_busy: constant(error::BUSY),
+            err_board_too_large: constant(error::BOARD_TOO_LARGE),
+            err_start_off_board: constant(error::START_OFF_BOARD),
+            err_bad_argument: constant(error::BAD_ARGUMENT),
+            identity_frame: header(length::IDENTITY, response::IDENTITY, &identity),
+            ack_frame: header(length::ACK, response::ACK, &[]),
+            error_frame: header(length::ERROR, response::ERROR, &[]),
+            progress_frame: header(length::COUNTERS, response::PROGRESS, &[]),
+            done_frame: header(length::COUNTERS, response::DONE, &[]),
+            tour_frame: header(0, response::TOUR, &[]),
+            identity_bytes: constant(4 + length::IDENTITY),
+            ack_bytes: constant(4 + length::ACK),
+            error_bytes: constant(4 + length::ERROR),
+            counters_bytes: constant(4 + length::COUNTERS),
+            tour_bytes: constant(4 + length::TOUR_HEADER),
             searching: Default::default(),
             abort_requested: Default::default(),
             ack_pending: Default::default(),

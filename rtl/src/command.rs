@@ -10,7 +10,7 @@
 use rust_hdl::prelude::*;
 
 use crate::crc::{Crc16Step, CRC_INIT};
-use crate::protocol::*;
+use knights_protocol::{command, error, length, SYNC};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum ReceiveState {
@@ -86,17 +86,17 @@ impl CommandReceiver {
             error_command: Default::default(),
             error_valid: Default::default(),
             timeout: Constant::new(timeout.into()),
-            sync: Constant::new(SYNC.into()),
+            sync: Constant::new(u64::from(SYNC).into()),
             crc_init: Constant::new(CRC_INIT.into()),
-            cmd_identify: Constant::new(CMD_IDENTIFY.into()),
-            cmd_solve: Constant::new(CMD_SOLVE.into()),
-            cmd_abort: Constant::new(CMD_ABORT.into()),
-            cmd_status: Constant::new(CMD_STATUS.into()),
-            solve_length: Constant::new(SOLVE_LENGTH.into()),
-            err_bad_crc: Constant::new(ERR_BAD_CRC.into()),
-            err_bad_length: Constant::new(ERR_BAD_LENGTH.into()),
-            err_unknown_command: Constant::new(ERR_UNKNOWN_COMMAND.into()),
-            err_truncated: Constant::new(ERR_TRUNCATED.into()),
+            cmd_identify: Constant::new(u64::from(command::IDENTIFY).into()),
+            cmd_solve: Constant::new(u64::from(command::SOLVE).into()),
+            cmd_abort: Constant::new(u64::from(command::ABORT).into()),
+            cmd_status: Constant::new(u64::from(command::STATUS).into()),
+            solve_length: Constant::new(u64::from(length::SOLVE).into()),
+            err_bad_crc: Constant::new(u64::from(error::BAD_CRC).into()),
+            err_bad_length: Constant::new(u64::from(error::BAD_LENGTH).into()),
+            err_unknown_command: Constant::new(u64::from(error::UNKNOWN_COMMAND).into()),
+            err_truncated: Constant::new(u64::from(error::TRUNCATED).into()),
             crc_step: Default::default(),
             state: Default::default(),
             length: Default::default(),

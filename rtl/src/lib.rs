@@ -4,7 +4,7 @@
 //! [`engine::Engine`] is the search itself; [`geometry`] computes its
 //! build-time constants. [`accelerator::Accelerator`] is the top level a board
 //! runs: [`uart`], [`command`] (frames in), [`response`] (frames out) and the
-//! controller, speaking the protocol of `docs/protocol.md` ([`protocol`]).
+//! controller, speaking the protocol of `docs/protocol.md` (its numbers: `knights_protocol`).
 //! [`verilog`] emits either for the FPGA tools and for Verilator. The CPU
 //! reference in `knights::search` is the engine's specification, node for
 //! node.
@@ -14,7 +14,6 @@ pub mod command;
 pub mod crc;
 pub mod engine;
 pub mod geometry;
-pub mod protocol;
 pub mod response;
 pub mod sum_tree;
 pub mod uart;

@@ -10,7 +10,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::protocol::MAX_SPLIT_LEVEL;
+use knights_protocol::MAX_SPLIT_LEVEL;
 
 /// Bits of a job's path.
 pub const JOB_PATH_BITS: usize = 3 * MAX_SPLIT_LEVEL as usize;

@@ -52,14 +52,6 @@ use onward::OnwardCounts;
 use resume::ResumeLevel;
 use stack::Stack;
 
-/// How a search ended (the accelerator's DONE status): the requested number
-/// of tours was found.
-pub const STATUS_FOUND: u64 = 1;
-/// The whole tree was searched.
-pub const STATUS_EXHAUSTED: u64 = 2;
-/// The search was cancelled.
-pub const STATUS_ABORTED: u64 = 3;
-
 /// An engine's part in sharing a search (see [`Engine::split_level`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum JobRole {

@@ -1,0 +1,83 @@
+//! The numbers of the link between a host and a knights device, as
+//! `docs/protocol.md` specifies them: the one definition that the hardware
+//! (`knights-rtl`, which builds them into the accelerator) and the host
+//! (`knights::proto`) both use.
+//!
+//! A frame is `SYNC`, a 16-bit little-endian payload length, a type byte,
+//! the payload, and a CRC-16 of the type and payload.
+#![no_std]
+
+/// First byte of every frame.
+pub const SYNC: u8 = 0xA5;
+/// Protocol version, reported in IDENTITY; a host refuses any other.
+pub const VERSION: u8 = 2;
+/// The deepest split level a SOLVE may ask for: a job is handed from engine
+/// to engine as its path, three bits per level.
+pub const MAX_SPLIT_LEVEL: u8 = 16;
+
+/// Command types (host to device).
+pub mod command {
+    pub const IDENTIFY: u8 = 0x01;
+    pub const SOLVE: u8 = 0x02;
+    pub const ABORT: u8 = 0x03;
+    pub const STATUS: u8 = 0x04;
+}
+
+/// Response types (device to host).
+pub mod response {
+    pub const IDENTITY: u8 = 0x81;
+    pub const ACK: u8 = 0x82;
+    pub const TOUR: u8 = 0x83;
+    pub const PROGRESS: u8 = 0x84;
+    pub const DONE: u8 = 0x85;
+    pub const ERROR: u8 = 0x86;
+}
+
+/// Payload lengths (the other commands have none; TOUR's is its header plus
+/// a byte per square).
+pub mod length {
+    pub const SOLVE: u16 = 11;
+    pub const IDENTITY: u16 = 13;
+    pub const ACK: u16 = 1;
+    /// PROGRESS and DONE: status, then tours, nodes, cycles and engine cycles.
+    pub const COUNTERS: u16 = 25;
+    /// TOUR's payload before the squares: sequence number, engine, job.
+    pub const TOUR_HEADER: u16 = 9;
+    pub const ERROR: u16 = 2;
+}
+
+/// SOLVE flag bits.
+pub mod flag {
+    pub const CLOSED: u8 = 1;
+    pub const WARNSDORFF: u8 = 2;
+    pub const COUNT: u8 = 4;
+    pub const PRUNE: u8 = 8;
+}
+
+/// IDENTITY feature bits: what the build's engines can do.
+pub mod feature {
+    pub const WARNSDORFF: u8 = 1;
+    pub const PRUNE: u8 = 2;
+}
+
+/// How a search ended (DONE's status byte).
+pub mod status {
+    /// The requested number of tours was found.
+    pub const FOUND: u8 = 1;
+    /// The whole tree was searched.
+    pub const EXHAUSTED: u8 = 2;
+    /// The search was cancelled.
+    pub const ABORTED: u8 = 3;
+}
+
+/// ERROR codes.
+pub mod error {
+    pub const BAD_CRC: u8 = 1;
+    pub const BAD_LENGTH: u8 = 2;
+    pub const UNKNOWN_COMMAND: u8 = 3;
+    pub const TRUNCATED: u8 = 4;
+    pub const BUSY: u8 = 5;
+    pub const BOARD_TOO_LARGE: u8 = 6;
+    pub const START_OFF_BOARD: u8 = 7;
+    pub const BAD_ARGUMENT: u8 = 8;
+}
