@@ -14,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use knights_rtl::accelerator::{Features, LinkSettings};
 use serde::{Deserialize, Serialize};
 
+use crate::board::BoardSize;
 use crate::boards::{port, Board, Family};
 use crate::dfu;
 use crate::pll;
@@ -196,28 +197,71 @@ fn mhz(hz: f64) -> String {
 
 /// Checks the options against what the RTL and the board can do.
 pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
+    check_engines(options.engines)?;
+    check_area("--max-size", options.max_width, options.max_height)?;
+    check_baud(options.clock_hz, u64::from(options.baud))?;
+    ClockPlan::new(board, options.clock_hz)
+}
+
+fn check_engines(engines: u16) -> Result<(), UsageError> {
     let max_engines = knights_rtl::accelerator::MAX_ENGINES as u16;
-    if !(1..=max_engines).contains(&options.engines) {
-        return Err(UsageError(format!("--engines {}: a bitstream has 1 to {max_engines} engines", options.engines)));
+    if !(1..=max_engines).contains(&engines) {
+        return Err(UsageError(format!("--engines {engines}: a bitstream has 1 to {max_engines} engines")));
     }
-    let area = usize::from(options.max_width) * usize::from(options.max_height);
+    Ok(())
+}
+
+/// `flag` is the option that gave the size, for the message.
+fn check_area(flag: &str, max_width: u16, max_height: u16) -> Result<(), UsageError> {
+    let area = usize::from(max_width) * usize::from(max_height);
     if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
         return Err(UsageError(format!(
-            "--max-size {}x{}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
-            options.max_width,
-            options.max_height,
+            "{flag} {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
             knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
         )));
     }
-    if options.baud == 0 || options.clock_hz / u64::from(options.baud) < 4 {
+    Ok(())
+}
+
+fn check_baud(clock_hz: u64, baud: u64) -> Result<(), UsageError> {
+    if baud == 0 || clock_hz / baud < 4 {
         return Err(UsageError(format!(
-            "--baud {}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
-            options.baud,
-            options.clock_hz / 4,
-            mhz(options.clock_hz as f64)
+            "--baud {baud}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
+            clock_hz / 4,
+            mhz(clock_hz as f64)
         )));
     }
-    ClockPlan::new(board, options.clock_hz)
+    Ok(())
+}
+
+/// What `knights verilog` writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Design {
+    /// The whole accelerator: UART link, job queue and engines.
+    Accelerator { engines: u16, features: Features, clock_hz: u64, baud: u64 },
+    /// One bare engine, for measuring its resources.
+    Engine,
+}
+
+/// The design's Verilog (top module `top`) for boards up to `max_size`, or
+/// a usage error that says which values the RTL takes.
+pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, UsageError> {
+    check_area("--size", max_size.width, max_size.height)?;
+    let (width, height) = (usize::from(max_size.width), usize::from(max_size.height));
+    let verilog = match design {
+        Design::Engine => knights_rtl::verilog::engine_verilog(width, height),
+        Design::Accelerator { engines, features, clock_hz, baud } => {
+            check_engines(engines)?;
+            // The link keeps its clock and baud in 32-bit constants.
+            if clock_hz >= 1 << 32 {
+                return Err(UsageError(format!("--clock {clock_hz}: the RTL takes clocks below 2^32 Hz (4.29 GHz)")));
+            }
+            check_baud(clock_hz, baud)?;
+            let link = LinkSettings::new(clock_hz, baud);
+            knights_rtl::verilog::accelerator_verilog(width, height, usize::from(engines), features, link)
+        }
+    };
+    Ok(verilog.expect("area checked above"))
 }
 
 /// The board wrapper: board pins around the accelerator (module `top`).

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use knights_rtl::accelerator::Features;
 
 use crate::bench;
 use crate::bitstream;
@@ -99,6 +100,30 @@ pub enum Command {
         /// Output directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
+    },
+    /// Write the accelerator's Verilog (top module `top`: UART pins, LEDs and
+    /// the engines), or one bare engine's, to stdout.
+    Verilog {
+        /// Largest board the design searches: N for N×N, or WxH; its area
+        /// must be one the RTL has an engine for (6x6, 8x8, 12x12, ...).
+        #[arg(long, value_name = "N|WxH")]
+        size: BoardSize,
+        /// Engines in the accelerator.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        engines: u16,
+        /// The design's clock in Hz.
+        #[arg(long, default_value_t = 12_000_000, value_name = "HZ")]
+        clock: u64,
+        /// UART bit rate: at most a quarter of the clock.
+        #[arg(long, default_value_t = 115_200, value_name = "B")]
+        baud: u64,
+        /// Leave Warnsdorff's move order out of the engines.
+        #[arg(long)]
+        no_warnsdorff: bool,
+        /// Only one bare engine, without the link (to measure an engine's
+        /// resources, as scripts/engine-resources.sh does).
+        #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff"])]
+        engine_only: bool,
     },
     /// Print the README's table of builds from their build.json reports.
     BuildTable {
@@ -335,6 +360,15 @@ pub fn execute(cli: Cli) -> Result<()> {
             options.out_dir = dir.unwrap_or(options.out_dir);
             let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
+        }
+        Command::Verilog { size, engines, clock, baud, no_warnsdorff, engine_only } => {
+            let design = if engine_only {
+                bitstream::Design::Engine
+            } else {
+                let features = Features { warnsdorff: !no_warnsdorff };
+                bitstream::Design::Accelerator { engines, features, clock_hz: clock, baud }
+            };
+            write!(out, "{}", bitstream::design_verilog(size, design)?)?;
         }
         Command::BuildTable { dirs } => {
             let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new(bitstream::BUILD_ROOT))? } else { dirs };

@@ -211,6 +211,29 @@ fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
 }
 
 #[test]
+fn verilog_writes_the_accelerator_or_one_engine() {
+    let output = knights("verilog --size 4x4 --engines 2 --clock 12000000 --baud 3000000 --no-warnsdorff");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let accelerator = String::from_utf8(output.stdout).unwrap();
+    assert!(accelerator.contains("module top(") && accelerator.contains("uart_tx"), "{accelerator}");
+    let output = knights("verilog --size 4 --engine-only");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let engine = String::from_utf8(output.stdout).unwrap();
+    assert!(engine.contains("module top(") && !engine.contains("uart_tx"), "{engine}");
+    for (args, expected) in [
+        ("verilog --size 7x7", "--size 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
+        ("verilog --size 4 --engines 33", "--engines 33: a bitstream has 1 to 32 engines"),
+        ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
+        ("verilog --size 4 --engine-only --engines 2", "cannot be used with"),
+    ] {
+        let output = knights(args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args}: {}", stderr(&output));
+        assert!(output.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
 fn build_table_reads_build_reports() {
     let dir = std::env::temp_dir().join(format!("knights-build-table-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("icebreaker")).unwrap();
