@@ -55,8 +55,14 @@ pub enum Command {
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe,
-    /// List the FPGA boards and what each one's bitstream holds.
-    Boards,
+    /// List the boards' builds (the names --board takes): each one's part
+    /// (the board with one FPGA; a part may have several builds) and what
+    /// its bitstream holds.
+    Boards {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
     /// Write the boards' pin constraint files (PCF for iCE40, LPF for ECP5).
     Constraints {
         /// Directory to write them to.
@@ -243,6 +249,15 @@ pub enum DeviceKind {
     Cpu,
 }
 
+/// The format of a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A table with a header line.
+    Text,
+    /// A JSON list of objects, one per line of the table.
+    Json,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -330,7 +345,13 @@ pub fn execute(cli: Cli) -> Result<()> {
         }
         Command::Bench { format, svg, json, builds } => run_bench(format, svg, json, builds, &mut out)?,
         Command::SimServe => serve(&mut out)?,
-        Command::Boards => list_boards(&mut out)?,
+        Command::Boards { format } => {
+            let listings: Vec<boards::Listing> = boards::all().iter().map(boards::Listing::new).collect();
+            match format {
+                ListFormat::Text => write!(out, "{}", boards::table(&listings))?,
+                ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&listings)?)?,
+            }
+        }
         Command::Constraints { out: dir } => {
             for board in boards::all() {
                 let path = dir.join(board.constraints_file());
@@ -384,30 +405,6 @@ fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
-}
-
-fn list_boards(out: &mut dyn Write) -> Result<()> {
-    writeln!(
-        out,
-        "{:<12} {:<32} {:<22} {:>9} {:>7} {:>8} {:>8}  orders",
-        "board", "", "fpga", "max board", "engines", "clock", "baud"
-    )?;
-    for b in boards::all() {
-        let fpga = format!("{:?} {}-{}", b.family, b.device, b.package).to_lowercase();
-        writeln!(
-            out,
-            "{:<12} {:<32} {:<22} {:>9} {:>7} {:>5} MHz {:>8}  {}",
-            b.name,
-            b.title,
-            fpga,
-            format!("{}x{}", b.build.max_width, b.build.max_height),
-            b.build.engines,
-            b.build.clock_hz as f64 / 1e6,
-            b.build.baud,
-            if b.build.warnsdorff { "fixed, Warnsdorff" } else { "fixed" }
-        )?;
-    }
-    Ok(())
 }
 
 /// The build directories under `root` that hold a report, in board order.

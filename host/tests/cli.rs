@@ -184,6 +184,19 @@ fn boards_are_listed_and_flash_prints_its_command() {
     for name in ["icebreaker", "alchitry-cu", "ulx3s-85f", "orangecrab"] {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name} in\n{text}");
     }
+    let json = stdout_json(&knights("boards --format json"));
+    let listed = json.as_array().unwrap();
+    assert_eq!(listed.len(), text.lines().count() - 1, "a JSON object per line of the table");
+    let six = listed.iter().find(|b| b["board"] == "ulx3s-85f-6x6").unwrap();
+    assert_eq!(
+        (six["part"].as_str(), six["device"].as_str(), six["engines"].as_u64()),
+        (Some("ulx3s-85f"), Some("85k"), Some(20))
+    );
+    assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(37_500_000)));
+    assert_eq!(six["orders"], serde_json::json!(["fixed"]));
+    for key in ["title", "family", "package", "max_height", "baud"] {
+        assert!(six.get(key).is_some(), "{key} in {six}");
+    }
     let output = knights("flash --board icebreaker --bitstream top.bin --dry-run");
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout), "iceprog top.bin\n");
