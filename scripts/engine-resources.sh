@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p knights-rtl --bin knights-verilog
+cargo build -q --release -p knights
+knights=${CARGO_TARGET_DIR:-target}/release/knights
 while [ $# -ge 2 ]; do
   w=$1 h=$2; shift 2
-  ./target/release/knights-verilog "$w" "$h" > "$work/top.v"
+  "$knights" verilog --size "${w}x${h}" --engine-only > "$work/top.v"
   for family in ice40 ecp5; do
     yosys -q -p "read_verilog $work/top.v; synth_$family -top top; tee -o $work/stat.txt stat" > /dev/null
     awk -v board="${w}x${h}" -v family="$family" '

@@ -14,6 +14,7 @@ use anyhow::{bail, Context, Result};
 use knights_rtl::accelerator::{Features, LinkSettings};
 use serde::{Deserialize, Serialize};
 
+use crate::board::BoardSize;
 use crate::boards::{port, Board, Family};
 use crate::dfu;
 use crate::pll;
@@ -136,14 +137,14 @@ pub enum ClockPlan {
 impl ClockPlan {
     /// A plan for `want_hz` on `board`, or a usage error saying what can be made.
     pub fn new(board: &Board, want_hz: u64) -> Result<Self, UsageError> {
-        if want_hz == board.clock.hz {
+        if want_hz == board.part.clock.hz {
             return Ok(ClockPlan::Direct);
         }
-        let plan = match board.family {
-            Family::Ice40 => pll::ice40(board.clock.hz, want_hz).map(ClockPlan::Ice40),
-            Family::Ecp5 => pll::ecp5(board.clock.hz, want_hz).map(ClockPlan::Ecp5),
+        let plan = match board.part.family {
+            Family::Ice40 => pll::ice40(board.part.clock.hz, want_hz).map(ClockPlan::Ice40),
+            Family::Ecp5 => pll::ecp5(board.part.clock.hz, want_hz).map(ClockPlan::Ecp5),
         };
-        let range = match board.family {
+        let range = match board.part.family {
             Family::Ice40 => "16 to 275 MHz",
             Family::Ecp5 => "10 to 400 MHz",
         };
@@ -151,8 +152,8 @@ impl ClockPlan {
             UsageError(format!(
                 "no PLL setting makes {} MHz from the {}'s {} MHz clock: its PLL makes {range}, or use the board clock",
                 mhz(want_hz as f64),
-                board.title,
-                mhz(board.clock.hz as f64)
+                board.part.title,
+                mhz(board.part.clock.hz as f64)
             ))
         })
     }
@@ -160,14 +161,14 @@ impl ClockPlan {
     /// The design clock this plan gives, Hz.
     pub fn clock_hz(&self, board: &Board) -> u64 {
         match self {
-            ClockPlan::Direct => board.clock.hz,
+            ClockPlan::Direct => board.part.clock.hz,
             ClockPlan::Ice40(p) => p.out_hz.round() as u64,
             ClockPlan::Ecp5(p) => p.out_hz.round() as u64,
         }
     }
 
     fn describe(&self, board: &Board) -> Option<String> {
-        let from = mhz(board.clock.hz as f64);
+        let from = mhz(board.part.clock.hz as f64);
         match self {
             ClockPlan::Direct => None,
             ClockPlan::Ice40(p) => Some(format!(
@@ -196,28 +197,71 @@ fn mhz(hz: f64) -> String {
 
 /// Checks the options against what the RTL and the board can do.
 pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
+    check_engines(options.engines)?;
+    check_area("--max-size", options.max_width, options.max_height)?;
+    check_baud(options.clock_hz, u64::from(options.baud))?;
+    ClockPlan::new(board, options.clock_hz)
+}
+
+fn check_engines(engines: u16) -> Result<(), UsageError> {
     let max_engines = knights_rtl::accelerator::MAX_ENGINES as u16;
-    if !(1..=max_engines).contains(&options.engines) {
-        return Err(UsageError(format!("--engines {}: a bitstream has 1 to {max_engines} engines", options.engines)));
+    if !(1..=max_engines).contains(&engines) {
+        return Err(UsageError(format!("--engines {engines}: a bitstream has 1 to {max_engines} engines")));
     }
-    let area = usize::from(options.max_width) * usize::from(options.max_height);
+    Ok(())
+}
+
+/// `flag` is the option that gave the size, for the message.
+fn check_area(flag: &str, max_width: u16, max_height: u16) -> Result<(), UsageError> {
+    let area = usize::from(max_width) * usize::from(max_height);
     if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
         return Err(UsageError(format!(
-            "--max-size {}x{}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
-            options.max_width,
-            options.max_height,
+            "{flag} {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
             knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
         )));
     }
-    if options.baud == 0 || options.clock_hz / u64::from(options.baud) < 4 {
+    Ok(())
+}
+
+fn check_baud(clock_hz: u64, baud: u64) -> Result<(), UsageError> {
+    if baud == 0 || clock_hz / baud < 4 {
         return Err(UsageError(format!(
-            "--baud {}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
-            options.baud,
-            options.clock_hz / 4,
-            mhz(options.clock_hz as f64)
+            "--baud {baud}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
+            clock_hz / 4,
+            mhz(clock_hz as f64)
         )));
     }
-    ClockPlan::new(board, options.clock_hz)
+    Ok(())
+}
+
+/// What `knights verilog` writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Design {
+    /// The whole accelerator: UART link, job queue and engines.
+    Accelerator { engines: u16, features: Features, clock_hz: u64, baud: u64 },
+    /// One bare engine, for measuring its resources.
+    Engine,
+}
+
+/// The design's Verilog (top module `top`) for boards up to `max_size`, or
+/// a usage error that says which values the RTL takes.
+pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, UsageError> {
+    check_area("--size", max_size.width, max_size.height)?;
+    let (width, height) = (usize::from(max_size.width), usize::from(max_size.height));
+    let verilog = match design {
+        Design::Engine => knights_rtl::verilog::engine_verilog(width, height),
+        Design::Accelerator { engines, features, clock_hz, baud } => {
+            check_engines(engines)?;
+            // The link keeps its clock and baud in 32-bit constants.
+            if clock_hz >= 1 << 32 {
+                return Err(UsageError(format!("--clock {clock_hz}: the RTL takes clocks below 2^32 Hz (4.29 GHz)")));
+            }
+            check_baud(clock_hz, baud)?;
+            let link = LinkSettings::new(clock_hz, baud);
+            knights_rtl::verilog::accelerator_verilog(width, height, usize::from(engines), features, link)
+        }
+    };
+    Ok(verilog.expect("area checked above"))
 }
 
 /// The board wrapper: board pins around the accelerator (module `top`).
@@ -237,7 +281,7 @@ pub fn wrapper_verilog(board: &Board, plan: &ClockPlan) -> String {
     match plan {
         ClockPlan::Direct => writeln!(v, "    assign design_clock = {};", port::CLOCK).unwrap(),
         ClockPlan::Ice40(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock")),
-        ClockPlan::Ecp5(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock", board.clock.hz)),
+        ClockPlan::Ecp5(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock", board.part.clock.hz)),
     }
     writeln!(v, "    wire led_busy, led_found;").unwrap();
     writeln!(v, "    top accelerator (").unwrap();
@@ -248,7 +292,7 @@ pub fn wrapper_verilog(board: &Board, plan: &ClockPlan) -> String {
     writeln!(v, "        .led_found(led_found)").unwrap();
     writeln!(v, "    );").unwrap();
     for (pin, signal, led) in
-        [(port::LED_BUSY, "led_busy", &board.led_busy), (port::LED_FOUND, "led_found", &board.led_found)]
+        [(port::LED_BUSY, "led_busy", &board.part.led_busy), (port::LED_FOUND, "led_found", &board.part.led_found)]
     {
         let invert = if led.active_low { "~" } else { "" };
         writeln!(v, "    assign {pin} = {invert}{signal};").unwrap();
@@ -262,7 +306,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     let started = Instant::now();
     let plan = check(board, options)?;
     let clock_hz = plan.clock_hz(board);
-    let tools = tools(board.family);
+    let tools = tools(board.part.family);
     let dir = &options.out_dir;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = |name: &str| dir.join(name);
@@ -285,7 +329,7 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     }
 
     say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
-    let synth = match board.family {
+    let synth = match board.part.family {
         // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
         // build is near full).
         Family::Ice40 => "synth_ice40 -abc9",
@@ -300,20 +344,20 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
 
     say(&format!("place and route: {} (log {})", tools.nextpnr, path("nextpnr.log").display()));
     let target_mhz = clock_hz as f64 / 1e6;
-    let mut args = vec![format!("--{}", board.device), "--package".into(), board.package.clone()];
+    let mut args = vec![format!("--{}", board.part.device), "--package".into(), board.part.package.clone()];
     args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
     args.extend(["--freq".into(), format!("{target_mhz}")]);
     if let Some(seed) = options.seed {
         args.extend(["--seed".into(), seed.to_string()]);
     }
-    match board.family {
+    match board.part.family {
         Family::Ice40 => args.extend(["--pcf".into(), constraints.clone(), "--asc".into(), "design.asc".into()]),
         Family::Ecp5 => args.extend(["--lpf".into(), constraints.clone(), "--textcfg".into(), "design.config".into()]),
     }
     let _ = std::fs::remove_file(path("report.json"));
     let placed = run_step(tools.nextpnr, &args, dir, "nextpnr.log")?;
     let log = std::fs::read_to_string(path("nextpnr.log")).unwrap_or_default();
-    let logic_kind = match board.family {
+    let logic_kind = match board.part.family {
         Family::Ice40 => "ICESTORM_LC",
         Family::Ecp5 => "TRELLIS_COMB",
     };
@@ -354,12 +398,12 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
 
     let bitstream = board.bitstream_file();
     say(&format!("pack: {} -> {}", tools.pack, path(&bitstream).display()));
-    match board.family {
+    match board.part.family {
         Family::Ice40 => run_step(tools.pack, &["design.asc", &bitstream], dir, "pack.log")?,
         Family::Ecp5 => {
             let bit = format!("{}.bit", board.name);
             let packed = run_step(tools.pack, &["--compress", "design.config", &bit], dir, "pack.log")?;
-            if let (true, Some(ids)) = (packed.success(), &board.flash.dfu) {
+            if let (true, Some(ids)) = (packed.success(), &board.part.flash.dfu) {
                 let (vendor, product) = dfu::parse_ids(ids).with_context(|| format!("bad DFU ids {ids:?}"))?;
                 let image = std::fs::read(path(&bit))?;
                 write_bytes(&path(&bitstream), &dfu::with_suffix(&image, vendor, product))?;
@@ -374,19 +418,19 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     let count = |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, n)| n).sum::<u64>();
     let usage = |kind: &str| utilisation.iter().find(|(k, _)| k == kind).map(|(_, u)| *u);
     let logic_cells = usage(logic_kind).unwrap_or(Usage { used: 0, available: 0 });
-    let (luts, flip_flops, rams) = match board.family {
+    let (luts, flip_flops, rams) = match board.part.family {
         Family::Ice40 => (count("SB_LUT4"), count("SB_DFF"), "ICESTORM_RAM"),
         Family::Ecp5 => (logic_cells.used, usage("TRELLIS_FF").map_or(0, |u| u.used), "DP16KD"),
     };
     let report = BuildReport {
         board: board.name.clone(),
         title: board.title.clone(),
-        fpga: format!("{}-{}", board.device, board.package).to_lowercase(),
+        fpga: format!("{}-{}", board.part.device, board.part.package).to_lowercase(),
         max_width: options.max_width,
         max_height: options.max_height,
         engines: options.engines,
         warnsdorff: options.warnsdorff,
-        board_clock_hz: board.clock.hz,
+        board_clock_hz: board.part.clock.hz,
         clock_hz,
         pll: plan.describe(board),
         baud: options.baud,

@@ -1,13 +1,16 @@
-//! FPGA boards as data: one file per board in `boards/` (compiled in), with
-//! its FPGA, pins, clock, flasher and the build its bitstream holds. Pin
-//! constraint files (`constraints/`) are generated from it.
+//! FPGA boards as data: one file per board in `boards/` (compiled in). A file
+//! gives the board's pins, clock and flasher; its parts (`[[part]]`: one for
+//! each FPGA the board is made with); and their builds (`[[build]]`: what a
+//! bitstream holds, named for `--board NAME`; a part may have several). Pin
+//! constraint files (`constraints/`) are generated from it, one per build.
 
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result};
-use serde::Deserialize;
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
 
 use crate::query::UsageError;
+use crate::search::MoveOrder;
 
 /// The board files, as compiled into the binary.
 const BOARD_FILES: [(&str, &str); 4] = [
@@ -17,7 +20,7 @@ const BOARD_FILES: [(&str, &str); 4] = [
     ("orangecrab.toml", include_str!("../../boards/orangecrab.toml")),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
     Ice40,
@@ -49,9 +52,8 @@ pub struct Pin {
     pub io_type: Option<String>,
 }
 
-/// What a board's bitstream holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What a build's bitstream holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Build {
     pub max_width: u16,
     pub max_height: u16,
@@ -61,16 +63,13 @@ pub struct Build {
     pub baud: u32,
     /// Warnsdorff's move order in the engines (about an eighth of an engine's
     /// logic; a build without it fits more engines).
-    #[serde(default = "built_in")]
     pub warnsdorff: bool,
     /// nextpnr's placement seed, when the default seed's placement misses
     /// the clock (placement of a full part varies by a few MHz with it).
-    #[serde(default)]
     pub seed: Option<u64>,
     /// The delay target (ps) yosys's ABC9 maps a several-engine build for
     /// (default: half the clock period). A tighter target buys a shallower
     /// step, and a faster clock, with more LUTs.
-    #[serde(default)]
     pub map_delay_ps: Option<u64>,
 }
 
@@ -90,29 +89,10 @@ pub struct Flash {
     pub dfu: Option<String>,
 }
 
-/// A smaller part on the same board: same pins, its own device and build.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Variant {
-    name: String,
-    title: String,
-    device: String,
-    max_width: u16,
-    max_height: u16,
-    /// Engines, clock, Warnsdorff's order and mapping delay target when they
-    /// differ from the main part's.
-    engines: Option<u16>,
-    clock_hz: Option<u64>,
-    warnsdorff: Option<bool>,
-    map_delay_ps: Option<u64>,
-    /// Its own placement seed, if any (never the main part's).
-    seed: Option<u64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Board {
-    /// As given to `--board`.
+/// One FPGA on a board, as a board file's `[[part]]` names it, with the
+/// pins, clock and flasher the file gives every part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
     pub name: String,
     pub title: String,
     pub family: Family,
@@ -126,13 +106,67 @@ pub struct Board {
     pub led_busy: Pin,
     pub led_found: Pin,
     pub button: Pin,
-    pub build: Build,
     pub flash: Flash,
-    #[serde(default)]
-    variant: Vec<Variant>,
 }
 
-/// Every board, variants included, in file order.
+/// What `--board NAME` chooses: a named build (a board file's `[[build]]`)
+/// and the part it is for. A part may have several builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// As given to `--board`.
+    pub name: String,
+    /// The build's title: its part's, unless the build has its own.
+    pub title: String,
+    pub part: Part,
+    pub build: Build,
+}
+
+/// A board file: what its parts share, the parts, and their builds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardFile {
+    family: Family,
+    package: String,
+    sources: Vec<String>,
+    clock: Clock,
+    uart: Uart,
+    led_busy: Pin,
+    led_found: Pin,
+    button: Pin,
+    flash: Flash,
+    part: Vec<PartEntry>,
+    build: Vec<BuildEntry>,
+}
+
+/// A `[[part]]`: one of the FPGAs the board is made with.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PartEntry {
+    name: String,
+    title: String,
+    device: String,
+}
+
+/// A `[[build]]`: its name, its part, and the [`Build`] fields.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuildEntry {
+    name: String,
+    /// The `[[part]]` it is for, by name.
+    part: String,
+    title: Option<String>,
+    max_width: u16,
+    max_height: u16,
+    engines: u16,
+    clock_hz: u64,
+    baud: u32,
+    #[serde(default = "built_in")]
+    warnsdorff: bool,
+    seed: Option<u64>,
+    map_delay_ps: Option<u64>,
+}
+
+/// Every build of every board, in file order.
 pub fn all() -> Vec<Board> {
     BOARD_FILES
         .iter()
@@ -144,31 +178,57 @@ pub fn all() -> Vec<Board> {
         .collect()
 }
 
-/// A board file's board, then its variants.
-fn parse(text: &str) -> Result<Vec<Board>, toml::de::Error> {
-    let mut board: Board = toml::from_str(text)?;
-    let variants = std::mem::take(&mut board.variant);
-    let derived: Vec<Board> = variants
-        .into_iter()
-        .map(|variant| Board {
-            name: variant.name,
-            title: variant.title,
-            device: variant.device,
-            build: Build {
-                max_width: variant.max_width,
-                max_height: variant.max_height,
-                engines: variant.engines.unwrap_or(board.build.engines),
-                clock_hz: variant.clock_hz.unwrap_or(board.build.clock_hz),
-                warnsdorff: variant.warnsdorff.unwrap_or(board.build.warnsdorff),
-                // A seed places one netlist on one part: not inherited.
-                seed: variant.seed,
-                map_delay_ps: variant.map_delay_ps.or(board.build.map_delay_ps),
-                ..board.build
-            },
-            ..board.clone()
+/// A board file's builds, each with its part.
+fn parse(text: &str) -> Result<Vec<Board>> {
+    let file: BoardFile = toml::from_str(text)?;
+    let part_names = || file.part.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+    let boards = file
+        .build
+        .iter()
+        .map(|entry| {
+            let Some(part) = file.part.iter().find(|p| p.name == entry.part) else {
+                bail!(
+                    "build {:?}: no part called {:?} in this file (its parts: {})",
+                    entry.name,
+                    entry.part,
+                    part_names()
+                );
+            };
+            let part = Part {
+                name: part.name.clone(),
+                title: part.title.clone(),
+                family: file.family,
+                device: part.device.clone(),
+                package: file.package.clone(),
+                sources: file.sources.clone(),
+                clock: file.clock.clone(),
+                uart: file.uart.clone(),
+                led_busy: file.led_busy.clone(),
+                led_found: file.led_found.clone(),
+                button: file.button.clone(),
+                flash: file.flash.clone(),
+            };
+            Ok(Board {
+                name: entry.name.clone(),
+                title: entry.title.clone().unwrap_or_else(|| part.title.clone()),
+                part,
+                build: Build {
+                    max_width: entry.max_width,
+                    max_height: entry.max_height,
+                    engines: entry.engines,
+                    clock_hz: entry.clock_hz,
+                    baud: entry.baud,
+                    warnsdorff: entry.warnsdorff,
+                    seed: entry.seed,
+                    map_delay_ps: entry.map_delay_ps,
+                },
+            })
         })
-        .collect();
-    Ok(std::iter::once(board).chain(derived).collect())
+        .collect::<Result<Vec<Board>>>()?;
+    if let Some(idle) = file.part.iter().find(|p| !file.build.iter().any(|b| b.part == p.name)) {
+        bail!("part {:?} has no build: add a [[build]] with part = {:?}", idle.name, idle.name);
+    }
+    Ok(boards)
 }
 
 /// The board called `name`, or a usage error listing the boards.
@@ -178,6 +238,81 @@ pub fn find(name: &str) -> Result<Board, UsageError> {
     boards.into_iter().find(|b| b.name == name).ok_or_else(|| {
         UsageError(format!("no board called {name:?}: choose one of {} (knights boards lists them)", names.join(", ")))
     })
+}
+
+/// A line of `knights boards`: a build, its part and what its bitstream holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Listing {
+    pub board: String,
+    pub part: String,
+    pub title: String,
+    pub family: Family,
+    pub device: String,
+    pub package: String,
+    pub max_width: u16,
+    pub max_height: u16,
+    pub engines: u16,
+    pub clock_hz: u64,
+    pub baud: u32,
+    /// The move orders the engines take.
+    pub orders: Vec<MoveOrder>,
+}
+
+impl Listing {
+    pub fn new(board: &Board) -> Self {
+        let orders =
+            if board.build.warnsdorff { vec![MoveOrder::Fixed, MoveOrder::Warnsdorff] } else { vec![MoveOrder::Fixed] };
+        Listing {
+            board: board.name.clone(),
+            part: board.part.name.clone(),
+            title: board.title.clone(),
+            family: board.part.family,
+            device: board.part.device.clone(),
+            package: board.part.package.clone(),
+            max_width: board.build.max_width,
+            max_height: board.build.max_height,
+            engines: board.build.engines,
+            clock_hz: board.build.clock_hz,
+            baud: board.build.baud,
+            orders,
+        }
+    }
+}
+
+/// The listings as a table with a header line, each column as wide as its
+/// widest cell (text left-aligned, numbers right-aligned).
+pub fn table(listings: &[Listing]) -> String {
+    const HEADER: [&str; 9] = ["board", "part", "title", "fpga", "max board", "engines", "clock", "baud", "orders"];
+    const RIGHT_ALIGNED: [bool; 9] = [false, false, false, false, true, true, true, true, false];
+    let rows: Vec<[String; 9]> = listings
+        .iter()
+        .map(|l| {
+            let orders: Vec<String> = l.orders.iter().map(|o| o.to_string()).collect();
+            [
+                l.board.clone(),
+                l.part.clone(),
+                l.title.clone(),
+                format!("{:?} {}-{}", l.family, l.device, l.package).to_lowercase(),
+                format!("{}x{}", l.max_width, l.max_height),
+                l.engines.to_string(),
+                format!("{} MHz", l.clock_hz as f64 / 1e6),
+                l.baud.to_string(),
+                orders.join(", "),
+            ]
+        })
+        .collect();
+    let widths: [usize; 9] =
+        std::array::from_fn(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0).max(HEADER[c].len()));
+    let mut out = String::new();
+    for cells in std::iter::once(HEADER.map(String::from)).chain(rows) {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths.iter().zip(RIGHT_ALIGNED))
+            .map(|(cell, (&width, right))| if right { format!("{cell:>width$}") } else { format!("{cell:<width$}") })
+            .collect();
+        writeln!(out, "{}", padded.join("  ").trim_end()).unwrap();
+    }
+    out
 }
 
 /// Top-level port names of a board build, as the constraint files use them.
@@ -190,14 +325,16 @@ pub mod port {
     pub const BUTTON: &str = "button_pin";
 }
 
-impl Board {
+impl Part {
     fn pins(&self) -> [(&'static str, &Pin); 3] {
         [(port::LED_BUSY, &self.led_busy), (port::LED_FOUND, &self.led_found), (port::BUTTON, &self.button)]
     }
+}
 
+impl Board {
     /// The constraint file's name in `constraints/`.
     pub fn constraints_file(&self) -> String {
-        match self.family {
+        match self.part.family {
             Family::Ice40 => format!("{}.pcf", self.name),
             Family::Ecp5 => format!("{}.lpf", self.name),
         }
@@ -205,30 +342,31 @@ impl Board {
 
     /// The pin constraints (PCF for iCE40, LPF for ECP5).
     pub fn constraints(&self) -> String {
+        let part = &self.part;
         let mut out = format!(
             "# {}: generated from boards/ by `knights constraints`; do not edit.\n# Pins: {}\n",
             self.title,
-            self.sources.join(" , ")
+            part.sources.join(" , ")
         );
-        let signals = [(port::CLOCK, &self.clock.pin), (port::UART_RX, &self.uart.rx), (port::UART_TX, &self.uart.tx)];
-        match self.family {
+        let signals = [(port::CLOCK, &part.clock.pin), (port::UART_RX, &part.uart.rx), (port::UART_TX, &part.uart.tx)];
+        match part.family {
             Family::Ice40 => {
-                for (port, pin) in signals.into_iter().chain(self.pins().map(|(port, p)| (port, &p.pin))) {
+                for (port, pin) in signals.into_iter().chain(part.pins().map(|(port, p)| (port, &p.pin))) {
                     writeln!(out, "set_io {port} {pin}").unwrap();
                 }
-                writeln!(out, "set_frequency {} {}", port::CLOCK, self.clock.hz as f64 / 1e6).unwrap();
+                writeln!(out, "set_frequency {} {}", port::CLOCK, part.clock.hz as f64 / 1e6).unwrap();
             }
             Family::Ecp5 => {
                 let default = "LVCMOS33".to_string();
                 let all = signals
                     .into_iter()
                     .map(|(port, pin)| (port, pin, &default))
-                    .chain(self.pins().map(|(port, p)| (port, &p.pin, p.io_type.as_ref().unwrap_or(&default))));
+                    .chain(part.pins().map(|(port, p)| (port, &p.pin, p.io_type.as_ref().unwrap_or(&default))));
                 for (port, pin, io_type) in all {
                     writeln!(out, "LOCATE COMP \"{port}\" SITE \"{pin}\";").unwrap();
                     writeln!(out, "IOBUF PORT \"{port}\" IO_TYPE={io_type};").unwrap();
                 }
-                writeln!(out, "FREQUENCY PORT \"{}\" {} MHz;", port::CLOCK, self.clock.hz as f64 / 1e6).unwrap();
+                writeln!(out, "FREQUENCY PORT \"{}\" {} MHz;", port::CLOCK, part.clock.hz as f64 / 1e6).unwrap();
             }
         }
         out
@@ -236,14 +374,14 @@ impl Board {
 
     /// The flasher's command line for `bitstream`.
     pub fn flash_command(&self, bitstream: &str) -> Vec<String> {
-        std::iter::once(self.flash.program.clone())
-            .chain(self.flash.args.iter().map(|a| a.replace("{bitstream}", bitstream)))
+        std::iter::once(self.part.flash.program.clone())
+            .chain(self.part.flash.args.iter().map(|a| a.replace("{bitstream}", bitstream)))
             .collect()
     }
 
     /// The bitstream file name a build writes.
     pub fn bitstream_file(&self) -> String {
-        match (self.family, &self.flash.dfu) {
+        match (self.part.family, &self.part.flash.dfu) {
             (_, Some(_)) => format!("{}.dfu", self.name),
             (Family::Ice40, None) => format!("{}.bin", self.name),
             (Family::Ecp5, None) => format!("{}.bit", self.name),
@@ -255,23 +393,56 @@ impl Board {
 mod tests {
     use super::*;
 
+    fn ulx3s_file() -> &'static str {
+        BOARD_FILES.iter().find(|(file, _)| *file == "ulx3s.toml").unwrap().1
+    }
+
     #[test]
-    fn a_variant_inherits_the_build_but_never_the_placement_seed() {
-        // The ULX3S file, with a seed on its main part and on one variant.
-        let text = BOARD_FILES.iter().find(|(file, _)| *file == "ulx3s.toml").unwrap().1;
-        let text = text.replacen("[build]\n", "[build]\nseed = 7\n", 1).replacen(
-            "device = \"45k\"\n",
-            "device = \"45k\"\nseed = 3\n",
-            1,
+    fn a_build_gets_its_part_and_the_files_pins() {
+        let boards = parse(ulx3s_file()).unwrap();
+        let board = |name: &str| boards.iter().find(|b| b.name == name).unwrap();
+        let (main, six, small) = (board("ulx3s-85f"), board("ulx3s-85f-6x6"), board("ulx3s-12f"));
+        assert_eq!(six.part, main.part, "the 6x6 build is another build of the 85F");
+        assert_eq!((main.title.as_str(), main.part.title.as_str()), ("Radiona ULX3S (LFE5U-85F)", main.title.as_str()));
+        assert_ne!(six.title, main.title, "a build may have its own title");
+        assert_eq!((small.part.name.as_str(), small.part.device.as_str()), ("ulx3s-12f", "12k"));
+        assert_eq!(
+            (small.part.uart.clone(), small.part.clock.clone()),
+            (main.part.uart.clone(), main.part.clock.clone())
         );
-        let boards = parse(&text).unwrap();
-        let seed_of = |name: &str| boards.iter().find(|b| b.name == name).unwrap().build.seed;
-        assert_eq!(seed_of("ulx3s-85f"), Some(7));
-        assert_eq!(seed_of("ulx3s-45f"), Some(3));
-        assert_eq!(seed_of("ulx3s-25f"), None);
-        let main = &boards[0];
-        let variant = boards.iter().find(|b| b.name == "ulx3s-25f").unwrap();
-        assert_eq!(variant.build.baud, main.build.baud);
-        assert_eq!(variant.build.warnsdorff, main.build.warnsdorff);
+    }
+
+    #[test]
+    fn a_build_names_a_part_of_its_file_and_every_part_has_a_build() {
+        let unknown = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-11f\"", 1);
+        let error = parse(&unknown).unwrap_err().to_string();
+        assert!(error.contains("no part called \"ulx3s-11f\"") && error.contains("ulx3s-85f, ulx3s-45f"), "{error}");
+        let idle = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-85f\"", 1);
+        let error = parse(&idle).unwrap_err().to_string();
+        assert!(error.contains("part \"ulx3s-12f\" has no build"), "{error}");
+    }
+
+    #[test]
+    fn the_table_lines_up_its_columns() {
+        let listings: Vec<Listing> = all().iter().map(Listing::new).collect();
+        let text = table(&listings);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), listings.len() + 1);
+        // Every column starts where its header does.
+        let header = lines[0];
+        for name in ["part", "title", "fpga", "orders"] {
+            let column = header.find(name).unwrap();
+            for line in &lines[1..] {
+                assert!(line[..column].ends_with("  ") && !line[column..].starts_with(' '), "{name}:\n{text}");
+            }
+        }
+        for name in ["max board", "engines", "clock", "baud"] {
+            let end = header.find(name).unwrap() + name.len();
+            for line in &lines[1..] {
+                assert!(line[end..].starts_with("  ") && !line[..end].ends_with(' '), "{name}:\n{text}");
+            }
+        }
+        let six = lines.iter().find(|l| l.starts_with("ulx3s-85f-6x6 ")).unwrap();
+        assert!(six.split_whitespace().nth(1) == Some("ulx3s-85f") && six.ends_with("  fixed"), "{six}");
     }
 }

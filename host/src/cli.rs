@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use knights_rtl::accelerator::Features;
 
 use crate::bench;
 use crate::bitstream;
@@ -54,8 +55,14 @@ pub enum Command {
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe,
-    /// List the FPGA boards and what each one's bitstream holds.
-    Boards,
+    /// List the boards' builds (the names --board takes): each one's part
+    /// (the board with one FPGA; a part may have several builds) and what
+    /// its bitstream holds.
+    Boards {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
     /// Write the boards' pin constraint files (PCF for iCE40, LPF for ECP5).
     Constraints {
         /// Directory to write them to.
@@ -99,6 +106,30 @@ pub enum Command {
         /// Output directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
+    },
+    /// Write the accelerator's Verilog (top module `top`: UART pins, LEDs and
+    /// the engines), or one bare engine's, to stdout.
+    Verilog {
+        /// Largest board the design searches: N for N×N, or WxH; its area
+        /// must be one the RTL has an engine for (6x6, 8x8, 12x12, ...).
+        #[arg(long, value_name = "N|WxH")]
+        size: BoardSize,
+        /// Engines in the accelerator.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        engines: u16,
+        /// The design's clock in Hz.
+        #[arg(long, default_value_t = 12_000_000, value_name = "HZ")]
+        clock: u64,
+        /// UART bit rate: at most a quarter of the clock.
+        #[arg(long, default_value_t = 115_200, value_name = "B")]
+        baud: u64,
+        /// Leave Warnsdorff's move order out of the engines.
+        #[arg(long)]
+        no_warnsdorff: bool,
+        /// Only one bare engine, without the link (to measure an engine's
+        /// resources, as scripts/engine-resources.sh does).
+        #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff"])]
+        engine_only: bool,
     },
     /// Print the README's table of builds from their build.json reports.
     BuildTable {
@@ -218,6 +249,15 @@ pub enum DeviceKind {
     Cpu,
 }
 
+/// The format of a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A table with a header line.
+    Text,
+    /// A JSON list of objects, one per line of the table.
+    Json,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -305,7 +345,13 @@ pub fn execute(cli: Cli) -> Result<()> {
         }
         Command::Bench { format, svg, json, builds } => run_bench(format, svg, json, builds, &mut out)?,
         Command::SimServe => serve(&mut out)?,
-        Command::Boards => list_boards(&mut out)?,
+        Command::Boards { format } => {
+            let listings: Vec<boards::Listing> = boards::all().iter().map(boards::Listing::new).collect();
+            match format {
+                ListFormat::Text => write!(out, "{}", boards::table(&listings))?,
+                ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&listings)?)?,
+            }
+        }
         Command::Constraints { out: dir } => {
             for board in boards::all() {
                 let path = dir.join(board.constraints_file());
@@ -336,6 +382,15 @@ pub fn execute(cli: Cli) -> Result<()> {
             let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
         }
+        Command::Verilog { size, engines, clock, baud, no_warnsdorff, engine_only } => {
+            let design = if engine_only {
+                bitstream::Design::Engine
+            } else {
+                let features = Features { warnsdorff: !no_warnsdorff };
+                bitstream::Design::Accelerator { engines, features, clock_hz: clock, baud }
+            };
+            write!(out, "{}", bitstream::design_verilog(size, design)?)?;
+        }
         Command::BuildTable { dirs } => {
             let dirs = if dirs.is_empty() { build_dirs(std::path::Path::new(bitstream::BUILD_ROOT))? } else { dirs };
             write!(out, "{}", bitstream::markdown_table(&read_reports(&dirs)?))?;
@@ -350,30 +405,6 @@ fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
-}
-
-fn list_boards(out: &mut dyn Write) -> Result<()> {
-    writeln!(
-        out,
-        "{:<12} {:<32} {:<22} {:>9} {:>7} {:>8} {:>8}  orders",
-        "board", "", "fpga", "max board", "engines", "clock", "baud"
-    )?;
-    for b in boards::all() {
-        let fpga = format!("{:?} {}-{}", b.family, b.device, b.package).to_lowercase();
-        writeln!(
-            out,
-            "{:<12} {:<32} {:<22} {:>9} {:>7} {:>5} MHz {:>8}  {}",
-            b.name,
-            b.title,
-            fpga,
-            format!("{}x{}", b.build.max_width, b.build.max_height),
-            b.build.engines,
-            b.build.clock_hz as f64 / 1e6,
-            b.build.baud,
-            if b.build.warnsdorff { "fixed, Warnsdorff" } else { "fixed" }
-        )?;
-    }
-    Ok(())
 }
 
 /// The build directories under `root` that hold a report, in board order.

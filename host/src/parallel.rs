@@ -1,14 +1,15 @@
 //! Counting on every core: the search tree is cut into prefix jobs (all
-//! paths of one length from the start) that worker threads pull from a shared
-//! queue, the way the FPGA's engines will. Counts are independent of the order
-//! jobs finish in, so they equal the single-threaded search exactly.
+//! paths of one length from the start) that a rayon pool's threads take in
+//! turn, the way the FPGA's engines take theirs. Counts are independent of the
+//! order jobs finish in, so they equal the single-threaded search exactly.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::Result;
+use rayon::prelude::*;
 
 use crate::board::Square;
 use crate::moves::knight_neighbours;
@@ -103,25 +104,23 @@ pub fn count_all(
     let jobs = PrefixJobs::split(spec, threads * 64);
     let prefix_len = jobs.prefixes.first().map_or(0, Vec::len) as u64;
     let shared = Shared {
-        next_job: AtomicUsize::new(0),
         nodes: AtomicU64::new(jobs.nodes_above),
         tours: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         failure: Mutex::new(None),
     };
-    let (finished, worker_done) = mpsc::channel::<()>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let finished = finished.clone();
-            let (shared, searcher, prefixes) = (&shared, &searcher, &jobs.prefixes);
-            scope.spawn(move || {
-                shared.work(searcher, prefixes, prefix_len, check);
-                drop(finished);
-            });
-        }
-        drop(finished);
-        // The channel disconnects when the last worker drops its sender.
-        while worker_done.recv_timeout(Duration::from_millis(100)) != Err(RecvTimeoutError::Disconnected) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).thread_name(|i| format!("count-{i}")).build()?;
+    let (finished, jobs_done) = mpsc::channel::<()>();
+    // This thread reports progress while the pool works through the jobs.
+    pool.in_place_scope(|scope| {
+        let (shared, searcher, prefixes) = (&shared, &searcher, &jobs.prefixes);
+        scope.spawn(move |_| {
+            // One job per task: jobs differ widely in size, and an idle
+            // thread should take the next job, not half of another's batch.
+            prefixes.par_iter().with_max_len(1).for_each(|prefix| shared.work(searcher, prefix, prefix_len, check));
+            drop(finished);
+        });
+        while jobs_done.recv_timeout(Duration::from_millis(100)) != Err(RecvTimeoutError::Disconnected) {
             let nodes = shared.nodes.load(Ordering::Relaxed);
             if progress(nodes, shared.tours.load(Ordering::Relaxed)) == Flow::Stop {
                 shared.stop.store(true, Ordering::Relaxed);
@@ -135,9 +134,8 @@ pub fn count_all(
     Ok(Outcome { tours: shared.tours.into_inner(), nodes: shared.nodes.into_inner(), status })
 }
 
-/// State the workers share: the job queue cursor and the running totals.
+/// The running totals the workers share, and how a count stops early.
 struct Shared {
-    next_job: AtomicUsize,
     nodes: AtomicU64,
     tours: AtomicU64,
     stop: AtomicBool,
@@ -145,24 +143,24 @@ struct Shared {
 }
 
 impl Shared {
+    /// Searches one job (none once the count is stopping).
     fn work(
         &self,
         searcher: &Searcher,
-        prefixes: &[Vec<Square>],
+        prefix: &[Square],
         prefix_len: u64,
         check: &(dyn Fn(&[Square]) -> Result<()> + Sync),
     ) {
-        while !self.stop.load(Ordering::Relaxed) {
-            let Some(prefix) = prefixes.get(self.next_job.fetch_add(1, Ordering::Relaxed)) else { return };
-            // A job's nodes include its prefix, of which only the last square
-            // is below the cut: the rest is in `nodes_above`.
-            let mut observer = JobObserver { shared: self, check, reported_nodes: prefix_len - 1, reported_tours: 0 };
-            let outcome = searcher
-                .run_from(prefix, Goal::CountAll, &mut observer)
-                .expect("prefixes are valid paths from the start");
-            self.nodes.fetch_add(outcome.nodes - observer.reported_nodes, Ordering::Relaxed);
-            self.tours.fetch_add(outcome.tours - observer.reported_tours, Ordering::Relaxed);
+        if self.stop.load(Ordering::Relaxed) {
+            return;
         }
+        // A job's nodes include its prefix, of which only the last square
+        // is below the cut: the rest is in `nodes_above`.
+        let mut observer = JobObserver { shared: self, check, reported_nodes: prefix_len - 1, reported_tours: 0 };
+        let outcome =
+            searcher.run_from(prefix, Goal::CountAll, &mut observer).expect("prefixes are valid paths from the start");
+        self.nodes.fetch_add(outcome.nodes - observer.reported_nodes, Ordering::Relaxed);
+        self.tours.fetch_add(outcome.tours - observer.reported_tours, Ordering::Relaxed);
     }
 }
 

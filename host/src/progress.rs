@@ -1,45 +1,50 @@
 //! A one-line progress display on stderr for searches that take a while.
-//! Shown only when stderr is a terminal, and only after the first second.
+//! Shown only when stderr is a terminal (indicatif hides it otherwise), and
+//! only after the first second, so that quick searches print nothing.
 
-use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::search::Flow;
 
 const DELAY: Duration = Duration::from_secs(1);
-const REFRESH: Duration = Duration::from_millis(200);
+/// Redraws per second, at most.
+const REFRESH_HZ: u8 = 5;
 
 pub struct Progress {
-    enabled: bool,
     started: Instant,
-    last_draw: Option<Instant>,
+    /// Made at the first update after `DELAY`.
+    line: Option<ProgressBar>,
 }
 
 impl Progress {
-    /// A display that draws only if stderr is a terminal.
+    /// A display on stderr.
     pub fn on_stderr() -> Self {
-        Progress { enabled: std::io::stderr().is_terminal(), started: Instant::now(), last_draw: None }
+        Progress { started: Instant::now(), line: None }
     }
 
-    /// Takes running totals; redraws the line at most five times a second.
+    /// Takes running totals.
     pub fn update(&mut self, nodes: u64, tours: u64) -> Flow {
-        let now = Instant::now();
-        let elapsed = now - self.started;
-        let due = self.last_draw.map_or(elapsed >= DELAY, |last| now - last >= REFRESH);
-        if self.enabled && due {
-            self.last_draw = Some(now);
-            let rate = nodes as f64 / elapsed.as_secs_f64() / 1e6;
-            eprint!("\r\x1b[2K{nodes} nodes, {tours} tours, {rate:.1} M nodes/s, {:.0} s", elapsed.as_secs_f64());
-            let _ = std::io::stderr().flush();
+        let elapsed = self.started.elapsed();
+        if elapsed < DELAY {
+            return Flow::Continue;
         }
+        let line = self.line.get_or_insert_with(|| {
+            let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(REFRESH_HZ))
+                .with_elapsed(elapsed);
+            line.set_style(ProgressStyle::with_template("{msg}, {elapsed}").expect("a valid template"));
+            line
+        });
+        let rate = nodes as f64 / elapsed.as_secs_f64() / 1e6;
+        line.set_message(format!("{nodes} nodes, {tours} tours, {rate:.1} M nodes/s"));
         Flow::Continue
     }
 
     /// Clears the line, if one was drawn.
     pub fn finish(&mut self) {
-        if self.last_draw.take().is_some() {
-            eprint!("\r\x1b[2K");
-            let _ = std::io::stderr().flush();
+        if let Some(line) = self.line.take() {
+            line.finish_and_clear();
         }
     }
 }

@@ -184,6 +184,19 @@ fn boards_are_listed_and_flash_prints_its_command() {
     for name in ["icebreaker", "alchitry-cu", "ulx3s-85f", "orangecrab"] {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name} in\n{text}");
     }
+    let json = stdout_json(&knights("boards --format json"));
+    let listed = json.as_array().unwrap();
+    assert_eq!(listed.len(), text.lines().count() - 1, "a JSON object per line of the table");
+    let six = listed.iter().find(|b| b["board"] == "ulx3s-85f-6x6").unwrap();
+    assert_eq!(
+        (six["part"].as_str(), six["device"].as_str(), six["engines"].as_u64()),
+        (Some("ulx3s-85f"), Some("85k"), Some(20))
+    );
+    assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(37_500_000)));
+    assert_eq!(six["orders"], serde_json::json!(["fixed"]));
+    for key in ["title", "family", "package", "max_height", "baud"] {
+        assert!(six.get(key).is_some(), "{key} in {six}");
+    }
     let output = knights("flash --board icebreaker --bitstream top.bin --dry-run");
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout), "iceprog top.bin\n");
@@ -207,6 +220,29 @@ fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
         let output = knights(&format!("{args} --out /nonexistent/knights-build"));
         assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
         assert!(stderr(&output).contains(expected), "{args}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn verilog_writes_the_accelerator_or_one_engine() {
+    let output = knights("verilog --size 4x4 --engines 2 --clock 12000000 --baud 3000000 --no-warnsdorff");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let accelerator = String::from_utf8(output.stdout).unwrap();
+    assert!(accelerator.contains("module top(") && accelerator.contains("uart_tx"), "{accelerator}");
+    let output = knights("verilog --size 4 --engine-only");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let engine = String::from_utf8(output.stdout).unwrap();
+    assert!(engine.contains("module top(") && !engine.contains("uart_tx"), "{engine}");
+    for (args, expected) in [
+        ("verilog --size 7x7", "--size 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
+        ("verilog --size 4 --engines 33", "--engines 33: a bitstream has 1 to 32 engines"),
+        ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
+        ("verilog --size 4 --engine-only --engines 2", "cannot be used with"),
+    ] {
+        let output = knights(args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args}: {}", stderr(&output));
+        assert!(output.stdout.is_empty(), "{args}");
     }
 }
 

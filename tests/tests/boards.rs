@@ -17,33 +17,39 @@ fn every_board_file_parses_and_names_are_unique() {
 
 #[test]
 fn only_the_6x6_count_build_leaves_warnsdorff_out() {
-    // A variant inherits the main part's build unless it says otherwise.
+    // Each build says what it leaves out; the default is to build it in.
     for board in boards::all() {
         assert_eq!(board.build.warnsdorff, board.name != "ulx3s-85f-6x6", "{}", board.name);
     }
 }
 
 #[test]
+fn the_6x6_build_is_a_second_build_of_the_85f_part() {
+    let (main, six) = (boards::find("ulx3s-85f").unwrap(), boards::find("ulx3s-85f-6x6").unwrap());
+    assert_eq!(six.part, main.part);
+    assert_eq!(six.part.name, "ulx3s-85f");
+    // The smaller FPGAs are parts of their own, on the same pins.
+    let small = boards::find("ulx3s-45f").unwrap();
+    assert_eq!((small.part.name.as_str(), small.part.device.as_str()), ("ulx3s-45f", "45k"));
+    assert_eq!(small.part.uart, main.part.uart);
+}
+
+#[test]
 fn each_board_is_sane() {
     for board in boards::all() {
-        let pins = [
-            &board.clock.pin,
-            &board.uart.rx,
-            &board.uart.tx,
-            &board.led_busy.pin,
-            &board.led_found.pin,
-            &board.button.pin,
-        ];
+        let part = &board.part;
+        let pins =
+            [&part.clock.pin, &part.uart.rx, &part.uart.tx, &part.led_busy.pin, &part.led_found.pin, &part.button.pin];
         let distinct: HashSet<_> = pins.iter().collect();
         assert_eq!(distinct.len(), pins.len(), "{}: a pin is used twice", board.name);
         let area = usize::from(board.build.max_width) * usize::from(board.build.max_height);
         assert!(knights_rtl::verilog::SUPPORTED_AREAS.contains(&area), "{}: no engine for {area} squares", board.name);
         assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
         assert!(board.build.clock_hz >= 4 * u64::from(board.build.baud), "{}", board.name);
-        assert!(!board.sources.is_empty() && board.sources.iter().all(|s| s.starts_with("https://")), "{}", board.name);
+        assert!(!part.sources.is_empty() && part.sources.iter().all(|s| s.starts_with("https://")), "{}", board.name);
         let expected_family =
-            if ["up5k", "hx8k"].contains(&board.device.as_str()) { Family::Ice40 } else { Family::Ecp5 };
-        assert_eq!(board.family, expected_family, "{}", board.name);
+            if ["up5k", "hx8k"].contains(&part.device.as_str()) { Family::Ice40 } else { Family::Ecp5 };
+        assert_eq!(part.family, expected_family, "{}", board.name);
     }
 }
 
