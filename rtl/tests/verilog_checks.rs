@@ -49,7 +49,6 @@ fn lint_waivers() -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*replay_slice*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*first_differing*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*start_moves$*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*current_moves$reach*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*knight$targets*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*knight$reach*\"\n",
     )

@@ -25,12 +25,14 @@
 //! valid/ready handshake: back-pressure stalls the search, nothing is dropped.
 //!
 //! The datapath is in blocks, one a file: [`board_setup`] (the run-time
-//! board), [`knight_moves`] (a square's targets), [`onward`] (onward counts of
-//! every square), [`dead_end`] (the pruning judge), [`move_select`] (the move
-//! to take), [`stack`], [`resume`] (the resume level) and [`job_path`] (jobs as
-//! paths). This file is the state machine that drives them.
+//! board), [`children`] (the current node's children: [`knight_moves`],
+//! [`onward`] counts of every square, the [`dead_end`] judge and
+//! [`move_select`]), [`stack`], [`resume`] (the resume level, which takes a
+//! backtrack's move) and [`job_path`] (jobs as paths). This file is the state
+//! machine that drives them.
 
 pub mod board_setup;
+pub mod children;
 pub mod dead_end;
 pub mod job_path;
 pub mod knight_moves;
@@ -43,12 +45,10 @@ use rust_hdl::prelude::*;
 
 use crate::geometry::Geometry;
 use board_setup::BoardSetup;
-use dead_end::DeadEndJudge;
+use children::Children;
 use job_path::JobPath;
 pub use job_path::JOB_PATH_BITS;
 use knight_moves::KnightMoves;
-use move_select::MoveSelect;
-use onward::OnwardCounts;
 use resume::ResumeLevel;
 use stack::Stack;
 
@@ -170,14 +170,10 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // eighth of an engine's logic) to fit more engines.
     has_warnsdorff: Constant<bool>,
     walker: Constant<bool>,
-    degree_shift: [Constant<Bits<8>>; 8],
 
     board_setup: BoardSetup<SQ>,
-    current_moves: KnightMoves<SQ, LB>,
     start_moves: KnightMoves<SQ, LB>,
-    onward: OnwardCounts<SQ>,
-    judge: DeadEndJudge<SQ, LB>,
-    choice: MoveSelect,
+    children: Children<SQ, LB>,
     stack: Stack<SQ, LB>,
     resume: ResumeLevel<SQ, LB>,
     paths: JobPath<LB>,
@@ -236,13 +232,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     start_one_hot: Signal<Local, Bits<SQ>>,
     prefix_one_hot: Signal<Local, Bits<SQ>>,
     free: Signal<Local, Bits<SQ>>,
-    moves_chain: [Signal<Local, Bits<8>>; 8],
-    moves: Signal<Local, Bits<8>>,
-    degree: [Signal<Local, Bits<32>>; 8],
-    degrees_chain: [Signal<Local, Bits<32>>; 8],
-    degrees: Signal<Local, Bits<32>>,
-    offered: Signal<Local, Bits<8>>,
-    tried: Signal<Local, Bits<8>>,
     at_tour: Signal<Local, bool>,
     expand: Signal<Local, bool>,
     entering: Signal<Local, bool>,
@@ -325,13 +314,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             standalone: Constant::new(standalone),
             has_warnsdorff: Constant::new(warnsdorff),
             walker: Constant::new(role == JobRole::Walker),
-            degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             board_setup: BoardSetup::new(geometry),
-            current_moves: KnightMoves::new(geometry),
             start_moves: KnightMoves::new(geometry),
-            onward: OnwardCounts::new(geometry, warnsdorff),
-            judge: DeadEndJudge::new(warnsdorff),
-            choice: Default::default(),
+            children: Children::new(geometry, warnsdorff),
             stack: Default::default(),
             resume: ResumeLevel::new(geometry, warnsdorff),
             paths: Default::default(),
@@ -374,13 +359,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
             free: Default::default(),
-            moves_chain: Default::default(),
-            moves: Default::default(),
-            degree: Default::default(),
-            degrees_chain: Default::default(),
-            degrees: Default::default(),
-            offered: Default::default(),
-            tried: Default::default(),
             at_tour: Default::default(),
             expand: Default::default(),
             entering: Default::default(),
@@ -456,83 +434,40 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.start_moves.index.next = self.start_index.q.val();
         self.start_moves.chosen.next = 0.into();
 
-        // The free neighbours of the current square, in canonical move order,
-        // their onward counts and which of them are dead ends.
-        self.free.next = self.board_setup.board.val() & !self.visited.q.val();
-        self.current_moves.square.next = self.current.q.val();
-        self.current_moves.index.next = self.current_index.q.val();
-        self.onward.free.next = self.free.val();
-        self.moves_chain[0].next =
-            bits::<8>(0).replace_bit(0, (self.current_moves.targets[0].val() & self.free.val()).any());
-        for m in 1..8 {
-            self.moves_chain[m].next = self.moves_chain[m - 1]
-                .val()
-                .replace_bit(m, (self.current_moves.targets[m].val() & self.free.val()).any());
-        }
-        self.moves.next = self.moves_chain[7].val();
-        for m in 0..8 {
-            self.onward.targets[m].next = self.current_moves.targets[m].val();
-            self.judge.targets[m].next = self.current_moves.targets[m].val();
-            self.judge.target_count[m].next = self.onward.target_count[m].val();
-            self.degree[m].next = 0.into();
-            if self.has_warnsdorff.val() & self.use_warnsdorff.q.val() {
-                self.degree[m].next = self.onward.target_count[m].val();
-            }
-        }
-        // Warnsdorff's degrees, four bits a move as the stack keeps them.
-        self.degrees_chain[0].next = self.degree[0].val();
-        for m in 1..8 {
-            self.degrees_chain[m].next =
-                self.degrees_chain[m - 1].val() | (self.degree[m].val() << self.degree_shift[m].val());
-        }
-        self.degrees.next = self.degrees_chain[7].val();
-        self.judge.prune.next = self.use_prune.q.val();
-        self.judge.closed.next = self.want_closed.q.val();
-        self.judge.free.next = self.free.val();
-        self.judge.closing.next = self.closing_squares.q.val();
-        self.judge.none.next = self.onward.none.val();
-        self.judge.one.next = self.onward.one.val();
-        self.judge.moves.next = self.moves.val();
-        self.judge.depth.next = self.depth.q.val();
-        self.judge.area.next = self.board_setup.area.val();
-        // Lane 8, the probe: the start square or a prefix square, judged as
-        // it is entered.
-        self.judge.probe.next = self.prefix_one_hot.val();
+        // The current node's children (the probe, lane 8 of the judge: the
+        // start square or a prefix square, judged as it is entered).
+        self.children.current.next = self.current.q.val();
+        self.children.current_index.next = self.current_index.q.val();
+        self.children.free.next = self.board_setup.board.val() & !self.visited.q.val();
+        self.children.warnsdorff.next = self.use_warnsdorff.q.val();
+        self.children.prune.next = self.use_prune.q.val();
+        self.children.closed.next = self.want_closed.q.val();
+        self.children.closing.next = self.closing_squares.q.val();
+        self.children.depth.next = self.depth.q.val();
+        self.children.area.next = self.board_setup.area.val();
+        self.children.probe.next = self.prefix_one_hot.val();
         if self.state.q.val() == EngineState::Root {
-            self.judge.probe.next = self.start_one_hot.val();
+            self.children.probe.next = self.start_one_hot.val();
         }
+        self.children.replaying.next = self.state.q.val() == EngineState::Replay;
+        self.children.replay_move.next = self.paths.replay_move.val();
+        self.children.skip_dead.next = self.count_mode.q.val();
 
         // Replaying a job's path: the move it takes at this level (in Rejoin,
         // at the level popped to), the only one offered, so none is left to
-        // try. Forced here, where the moves come in early, and not on the
-        // chosen move, which is on the step's longest path.
+        // try.
         self.paths.path.next = self.path.q.val();
         self.paths.replay_level.next = self.depth.q.val();
         if (self.state.q.val() == EngineState::Rejoin) | self.rejoin_pending.q.val() {
             self.paths.replay_level.next = self.resume.level.val();
         }
-        self.offered.next = self.moves.val();
-        if self.state.q.val() == EngineState::Replay {
-            self.offered.next = self.paths.replay_move.val();
-        }
-        // Count mode skips the dead children: they are counted, not entered.
-        // First-K mode enters them, so that nodes are counted in the
-        // reference's order; a child entered dead has no moves. (A replayed
-        // move is never dead in count mode: the walker entered it.)
-        self.tried.next = self.offered.val();
-        if self.count_mode.q.val() {
-            self.tried.next = self.offered.val() & !self.judge.doomed.val();
-        }
-        self.choice.candidates.next = self.tried.val();
-        self.choice.degrees.next = self.degrees.val();
-        self.current_moves.chosen.next = self.choice.first.val();
         self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
             & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
 
         // A job handed to the queue is skipped like a dead end.
         self.skip_job.next =
             self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
-        self.expand.next = self.tried.val().any() & !self.entered_dead.q.val() & !self.skip_job.val();
+        self.expand.next = self.children.has_move.val() & !self.entered_dead.q.val() & !self.skip_job.val();
         // Ask for the next job once no level keeps an untried move (the job
         // is on its last branch), or while waiting for one. The current node
         // may still branch anew, so a job can arrive a little before this one
@@ -573,10 +508,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.resume.fetch.next = false;
         self.resume.fetch_level.next = self.rejoin_at.q.val();
         self.resume.push_level.next = self.depth.q.val();
-        self.resume.push_moves.next = self.choice.rest.val();
+        self.resume.push_moves.next = self.children.rest.val();
         self.resume.push_square.next = self.current_index.q.val();
-        self.resume.push_degrees.next = self.degrees.val();
-        self.resume.push_doomed.next = self.judge.doomed.val();
+        self.resume.push_degrees.next = self.children.degrees.val();
+        self.resume.push_doomed.next = self.children.doomed.val();
         self.resume.push_visited.next = self.visited.q.val();
         self.rejoin_started.d.next = false;
 
@@ -584,10 +519,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.stack.push.next = false;
         self.stack.rewrite.next = false;
         self.stack.write_address.next = self.depth.q.val();
-        self.stack.write_moves.next = self.choice.rest.val();
+        self.stack.write_moves.next = self.children.rest.val();
         self.stack.write_square.next = self.current_index.q.val();
-        self.stack.write_degrees.next = self.degrees.val();
-        self.stack.write_doomed.next = self.judge.doomed.val();
+        self.stack.write_degrees.next = self.children.degrees.val();
+        self.stack.write_doomed.next = self.children.doomed.val();
         self.stack.write_visited.next = self.visited.q.val();
         self.stack.write_below.next = self.resume.level.val();
         self.stack.write_below_valid.next = self.resume.valid.val();
@@ -637,7 +572,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.descending.next = false;
         self.popping.next = false;
         self.entering.next = false;
-        self.paths.entered_move.next = self.choice.first.val();
+        self.paths.entered_move.next = self.children.first.val();
 
         // Arm the held job's rejoin while this job has no resume level: its
         // level's stack entry is read now and cached as the resume level from
@@ -697,7 +632,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Next;
                 } else {
                     self.entering.next = true;
-                    self.entered_dead.d.next = self.judge.probe_dead.val();
+                    self.entered_dead.d.next = self.children.probe_dead.val();
                     self.to_start.next = true;
                     self.state.d.next = EngineState::Run;
                     if self.standalone.val() & self.prefix_left.q.val().any() {
@@ -714,7 +649,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Done;
                 } else if self.standalone.val() & self.prefix_valid.val() {
                     self.entering.next = true;
-                    self.entered_dead.d.next = self.judge.probe_dead.val();
+                    self.entered_dead.d.next = self.children.probe_dead.val();
                     self.stack.rewrite.next = true;
                     self.stack.write_moves.next = 0.into();
                     self.stack.write_degrees.next = 0.into();
@@ -862,15 +797,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // registers.
         if self.descending.val() {
             self.entering.next = true;
-            self.entered_dead.d.next = (self.choice.first.val() & self.judge.doomed.val()).any();
+            self.entered_dead.d.next = (self.children.first.val() & self.children.doomed.val()).any();
             self.stack.push.next = true;
-            if self.choice.rest.val().any() {
+            if self.children.rest.val().any() {
                 self.resume.push.next = true;
                 self.rejoin_pending.d.next = false;
             }
-            self.visited.d.next = self.visited.q.val() | self.current_moves.child.val();
-            self.current.d.next = self.current_moves.child.val();
-            self.current_index.d.next = self.current_moves.child_index.val();
+            self.visited.d.next = self.visited.q.val() | self.children.child.val();
+            self.current.d.next = self.children.child.val();
+            self.current_index.d.next = self.children.child_index.val();
             self.depth.d.next = self.depth.q.val() + 1;
         }
         if self.popping.val() {
@@ -984,7 +919,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             & !self.skip_job.val()
             & (!self.splitting.q.val() | (self.depth.q.val() >= self.split_depth.q.val()) | self.walking_top.q.val())
         {
-            self.judged.next = self.judge.doomed_count.val();
+            self.judged.next = self.children.doomed_count.val();
         }
         self.node_step.next = self.judged.val();
         if self.entering.val() & self.counted.val() {
