@@ -9,9 +9,9 @@
 
 use rust_hdl::prelude::{Bits, Constant};
 
-/// The canonical knight steps as `(files, ranks)`: the same order as the host's
-/// `knights::moves::KNIGHT_STEPS`, which the RTL must follow move for move.
-pub const KNIGHT_STEPS: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+/// The canonical knight steps as `(files, ranks)`: the reference search's,
+/// which the RTL follows move for move.
+pub use knights_model::moves::KNIGHT_STEPS;
 
 /// The largest board of a build, and the move constants derived from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! runs: [`uart`], [`command`] (frames in), [`response`] (frames out) and the
 //! controller, speaking the protocol of `docs/protocol.md` (its numbers: `knights_protocol`).
 //! [`verilog`] emits either for the FPGA tools and for Verilator. The CPU
-//! reference in `knights::search` is the engine's specification, node for
+//! reference in `knights_model::search` is the engine's specification, node for
 //! node.
 
 pub mod accelerator;

@@ -1,6 +1,6 @@
 //! The backtracking engine: one search node per clock.
 //!
-//! Same search as the host's reference (`knights::search`), in hardware form:
+//! Same search as the reference (`knights_model::search`), in hardware form:
 //!
 //! - The current square is one-hot, so its free neighbours are eight masked
 //!   constant shifts ANDed with the free-square vector: no muxes.

@@ -1,13 +1,10 @@
 //! The engine in rust-hdl's own simulator on small boards, compared with the
 //! host's CPU reference search node for node.
 
-mod common;
-use common::{reference, spec};
-
 use std::sync::{Arc, Mutex};
 
-use knights::search::TourList;
-use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
+use knights_model::search::TourList;
+use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
 use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
@@ -225,7 +222,7 @@ fn an_engine_built_without_warnsdorff_searches_in_the_fixed_order() {
 fn prefix_jobs_cover_the_tree_exactly() {
     let spec = spec("4x3", "a1", false);
     let whole = reference(spec, Goal::CountAll).0;
-    let jobs = knights::parallel::PrefixJobs::split(&spec, 4);
+    let jobs = knights_model::parallel::PrefixJobs::split(&spec, 4);
     let searcher = Searcher::new(spec).unwrap();
     let (mut tours, mut nodes) = (0, jobs.nodes_above);
     for prefix in &jobs.prefixes {
@@ -270,7 +267,7 @@ fn pruning_matches_the_reference_node_for_node() {
     }
     let spec = SearchSpec { prune: true, ..spec("5x4", "a1", false) };
     let searcher = Searcher::new(spec).unwrap();
-    for prefix in &knights::parallel::PrefixJobs::split(&spec, 4).prefixes {
+    for prefix in &knights_model::parallel::PrefixJobs::split(&spec, 4).prefixes {
         let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
         let run = simulate_from::<20, 5>((5, 4), spec, &prefix[1..], Goal::CountAll, 0);
         assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");
@@ -298,4 +295,22 @@ fn an_engine_built_without_warnsdorff_prunes_node_for_node() {
         assert!(run.tours == tours, "stream {board} {start} closed {closed}: other tours");
         assert_eq!(run.nodes, expected.nodes, "stream {board} {start} closed {closed}");
     }
+}
+
+/// A fixed-order, unpruned search of `board` ("5", "6x4") from `start` ("a1").
+pub fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
+    SearchSpec {
+        board: board.parse().unwrap(),
+        start: start.parse().unwrap(),
+        closed,
+        order: MoveOrder::Fixed,
+        prune: false,
+    }
+}
+
+/// The CPU reference's outcome and tours.
+pub fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
+    let mut keep = TourList::default();
+    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
+    (outcome, keep.0)
 }

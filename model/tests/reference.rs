@@ -2,10 +2,10 @@
 //! versus count, one thread versus many, prefix jobs versus one search), and
 //! against the independent tour validator.
 
-use knights::parallel::{self, PrefixJobs};
-use knights::search::{Flow, Observer, TourList};
-use knights::validate::check_tour;
-use knights::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
+use knights_model::parallel::{self, PrefixJobs};
+use knights_model::search::{Flow, Observer, TourList};
+use knights_model::validate::check_tour;
+use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
 
 fn spec(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
     SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order, prune: false }
@@ -84,10 +84,10 @@ fn first_k_nodes_stop_at_the_kth_tours_last_square() {
     let spec = spec("3x4", "a1", false, MoveOrder::Fixed);
     let (outcome, tours) = search(spec, Goal::First(1));
     assert_eq!(outcome, Outcome { tours: 1, nodes: 12, status: Status::Found });
-    assert_eq!(knights::render::moves_text(&tours[0]), "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1");
+    assert_eq!(moves_text(&tours[0]), "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1");
     let (outcome, tours) = search(spec, Goal::First(2));
     assert_eq!(outcome, Outcome { tours: 2, nodes: 17, status: Status::Found });
-    assert_eq!(knights::render::moves_text(&tours[1]), "a1 b3 c1 a2 b4 c2 a3 b1 c3 a4 b2 c4");
+    assert_eq!(moves_text(&tours[1]), "a1 b3 c1 a2 b4 c2 a3 b1 c3 a4 b2 c4");
     assert_eq!(search(spec, Goal::CountAll).0, Outcome { tours: 2, nodes: 67, status: Status::Exhausted });
 }
 
@@ -107,7 +107,7 @@ fn warnsdorff_finds_an_8x8_tour_from_every_start() {
 fn warnsdorff_handles_the_largest_cpu_board() {
     // From these starts the rule reaches a tour without backtracking. From
     // some others (a1 on 64x64 among them) canonical tie-breaks walk into a
-    // dead end deep down and the backtracking runs long; see the README.
+    // dead end deep down and the backtracking runs long; see docs/design.md.
     for (board, start) in [("64", "h1"), ("64", "d4"), ("64x7", "a1"), ("7x64", "a1")] {
         let spec = spec(board, start, false, MoveOrder::Warnsdorff);
         let (outcome, _) = search(spec, Goal::First(1));
@@ -255,4 +255,9 @@ fn pruned_counts_agree_with_published_values() {
         let spec = SearchSpec { prune: true, ..spec(board, start, false, MoveOrder::Warnsdorff) };
         assert_eq!(count_on_threads(spec, 4), search(spec, Goal::CountAll).0, "{board} from {start}");
     }
+}
+
+/// A tour as its squares in algebraic notation.
+fn moves_text(tour: &[Square]) -> String {
+    tour.iter().map(|square| square.to_string()).collect::<Vec<_>>().join(" ")
 }
