@@ -183,7 +183,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub closed: bool,
     /// Move order: canonical, or Warnsdorff's fewest-onward-moves rule.
-    #[arg(long, value_enum, default_value_t = MoveOrder::Fixed)]
+    #[arg(long, default_value_t = MoveOrder::Fixed, value_parser = move_order_parser())]
     pub order: MoveOrder,
     /// Search the canonical exhaustive tree: no dead-end pruning (same
     /// tours, many more nodes).
@@ -507,4 +507,11 @@ fn run_bench(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// `--order`'s values (the model crate has no clap in it).
+fn move_order_parser() -> impl clap::builder::TypedValueParser<Value = MoveOrder> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["fixed", "warnsdorff"])
+        .map(|name| name.parse().expect("a listed move order parses"))
 }

@@ -33,7 +33,7 @@ use crate::board::{BoardSize, Square};
 use crate::moves::{is_knight_move, KNIGHT_STEPS};
 
 /// Order in which the moves out of a square are tried.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MoveOrder {
     /// The canonical move order.

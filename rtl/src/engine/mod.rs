@@ -231,7 +231,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // Combinational values.
     start_one_hot: Signal<Local, Bits<SQ>>,
     prefix_one_hot: Signal<Local, Bits<SQ>>,
-    free: Signal<Local, Bits<SQ>>,
     at_tour: Signal<Local, bool>,
     expand: Signal<Local, bool>,
     entering: Signal<Local, bool>,
@@ -358,7 +357,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             tour_count: Default::default(),
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
-            free: Default::default(),
             at_tour: Default::default(),
             expand: Default::default(),
             entering: Default::default(),
