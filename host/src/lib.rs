@@ -24,6 +24,7 @@ pub mod proto;
 pub mod query;
 pub mod render;
 pub mod search;
+pub mod tool_log;
 pub mod transport;
 pub mod validate;
 
