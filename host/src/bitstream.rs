@@ -2,13 +2,14 @@
 //! Verilog and a board wrapper (pins, LED polarity, a PLL when the design
 //! runs at another clock than the board's), then runs yosys, nextpnr and the
 //! packer (Debian's tools for iCE40, YoWASP's for ECP5). Every exit status
-//! is checked, every log kept in the output directory, and the result is a
-//! [`BuildReport`] (also written as `build.json`) with utilisation and Fmax.
+//! is checked, every log kept in the output directory (and read as it grows,
+//! for the progress a [`Watch`] shows), and the result is a [`BuildReport`]
+//! (also written as `build.json`) with utilisation and Fmax.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use knights_rtl::accelerator::{Features, LinkSettings};
@@ -19,6 +20,7 @@ use crate::boards::{port, Board, Family};
 use crate::dfu;
 use crate::pll;
 use crate::query::UsageError;
+use crate::tool_log::{self, LogTail};
 
 /// Where builds go by default: one directory per board below it.
 pub const BUILD_ROOT: &str = "build";
@@ -301,8 +303,40 @@ pub fn wrapper_verilog(board: &Board, plan: &ClockPlan) -> String {
     v
 }
 
-/// Builds the bitstream; `say` gets a line per step.
-pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -> Result<BuildReport> {
+/// A build's phases, as its progress names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Synthesis,
+    Place,
+    Route,
+    Pack,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Synthesis => "synthesis",
+            Phase::Place => "place",
+            Phase::Route => "route",
+            Phase::Pack => "pack",
+        })
+    }
+}
+
+/// What a build tells while it runs.
+pub trait Watch {
+    /// A line to keep: the clock plan, a step starting.
+    fn say(&mut self, line: &str);
+    /// The phase under way and the latest note read from its tool's log
+    /// (empty before the first), a few times a second.
+    fn status(&mut self, phase: Phase, note: &str);
+}
+
+/// How often a running tool's log is read.
+const POLL: Duration = Duration::from_millis(200);
+
+/// Builds the bitstream, telling `watch` each step and its progress.
+pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Result<BuildReport> {
     let started = Instant::now();
     let plan = check(board, options)?;
     let clock_hz = plan.clock_hz(board);
@@ -325,10 +359,10 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     let constraints = board.constraints_file();
     write(&path(&constraints), &board.constraints())?;
     if let Some(pll) = plan.describe(board) {
-        say(&format!("clock: {pll}"));
+        watch.say(&format!("clock: {pll}"));
     }
 
-    say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
+    watch.say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
     let synth = match board.part.family {
         // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
         // build is near full).
@@ -339,10 +373,12 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         "{}{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json",
         area_mapping(options.engines, clock_hz, options.map_delay_ps)
     );
-    run_step(tools.yosys, &["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"], dir, "yosys.log")?
-        .success_or_log(dir, "yosys.log")?;
+    let yosys_args = ["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"];
+    let synthesis =
+        Step { phase: Phase::Synthesis, read: |line| tool_log::yosys_pass(line).map(|pass| (Phase::Synthesis, pass)) };
+    run_step(tools.yosys, &yosys_args, dir, "yosys.log", synthesis, watch)?.success_or_log(dir, "yosys.log")?;
 
-    say(&format!("place and route: {} (log {})", tools.nextpnr, path("nextpnr.log").display()));
+    watch.say(&format!("place and route: {} (log {})", tools.nextpnr, path("nextpnr.log").display()));
     let target_mhz = clock_hz as f64 / 1e6;
     let mut args = vec![format!("--{}", board.part.device), "--package".into(), board.part.package.clone()];
     args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
@@ -355,7 +391,8 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
         Family::Ecp5 => args.extend(["--lpf".into(), constraints.clone(), "--textcfg".into(), "design.config".into()]),
     }
     let _ = std::fs::remove_file(path("report.json"));
-    let placed = run_step(tools.nextpnr, &args, dir, "nextpnr.log")?;
+    let place_and_route = Step { phase: Phase::Place, read: tool_log::nextpnr_progress };
+    let placed = run_step(tools.nextpnr, &args, dir, "nextpnr.log", place_and_route, watch)?;
     let log = std::fs::read_to_string(path("nextpnr.log")).unwrap_or_default();
     let logic_kind = match board.part.family {
         Family::Ice40 => "ICESTORM_LC",
@@ -397,12 +434,13 @@ pub fn build(board: &Board, options: &BuildOptions, say: &mut dyn FnMut(&str)) -
     placed.success_or_log(dir, "nextpnr.log")?;
 
     let bitstream = board.bitstream_file();
-    say(&format!("pack: {} -> {}", tools.pack, path(&bitstream).display()));
+    watch.say(&format!("pack: {} -> {}", tools.pack, path(&bitstream).display()));
+    let pack = Step { phase: Phase::Pack, read: |_| None };
     match board.part.family {
-        Family::Ice40 => run_step(tools.pack, &["design.asc", &bitstream], dir, "pack.log")?,
+        Family::Ice40 => run_step(tools.pack, &["design.asc", &bitstream], dir, "pack.log", pack, watch)?,
         Family::Ecp5 => {
             let bit = format!("{}.bit", board.name);
-            let packed = run_step(tools.pack, &["--compress", "design.config", &bit], dir, "pack.log")?;
+            let packed = run_step(tools.pack, &["--compress", "design.config", &bit], dir, "pack.log", pack, watch)?;
             if let (true, Some(ids)) = (packed.success(), &board.part.flash.dfu) {
                 let (vendor, product) = dfu::parse_ids(ids).with_context(|| format!("bad DFU ids {ids:?}"))?;
                 let image = std::fs::read(path(&bit))?;
@@ -485,17 +523,51 @@ impl StepStatus {
     }
 }
 
-/// Runs `program` in `dir` with its output in `dir/output_log`.
-fn run_step<S: AsRef<std::ffi::OsStr>>(program: &str, args: &[S], dir: &Path, output_log: &str) -> Result<StepStatus> {
-    let log = std::fs::File::create(dir.join(output_log))
-        .with_context(|| format!("cannot write {}", dir.join(output_log).display()))?;
-    let status = Command::new(program)
+/// A tool's phase and what its log lines say about its progress.
+#[derive(Clone, Copy)]
+struct Step {
+    phase: Phase,
+    read: fn(&str) -> Option<(Phase, String)>,
+}
+
+/// Runs `program` in `dir` with its output in `dir/output_log`, telling
+/// `watch` what `step` reads in that log while it runs.
+fn run_step<S: AsRef<std::ffi::OsStr>>(
+    program: &str,
+    args: &[S],
+    dir: &Path,
+    output_log: &str,
+    step: Step,
+    watch: &mut dyn Watch,
+) -> Result<StepStatus> {
+    let log_path = dir.join(output_log);
+    let log = std::fs::File::create(&log_path).with_context(|| format!("cannot write {}", log_path.display()))?;
+    let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .stdout(log.try_clone()?)
         .stderr(log)
-        .status()
+        .spawn()
         .map_err(|e| missing_tool(program, &e))?;
+    // The progress comes from reading the log file as it grows rather than
+    // from a pipe teed to it: yosys writes its full log itself (-l; under -q
+    // its stdout has only warnings), and one file keeps nextpnr's stdout and
+    // stderr in the order it wrote them, so the logs stay as they were.
+    let mut tail = LogTail::new(&log_path);
+    let (mut phase, mut note) = (step.phase, String::new());
+    let status = loop {
+        let exited = child.try_wait().with_context(|| format!("cannot wait for {program}"))?;
+        for line in tail.new_lines() {
+            if let Some((now, latest)) = (step.read)(&line) {
+                (phase, note) = (now, latest);
+            }
+        }
+        watch.status(phase, &note);
+        if let Some(status) = exited {
+            break status;
+        }
+        std::thread::sleep(POLL);
+    };
     Ok(StepStatus { program: program.to_string(), status })
 }
 

@@ -13,7 +13,7 @@ use crate::board::{BoardSize, Square};
 use crate::boards;
 use crate::device::{CpuDevice, Device};
 use crate::link::LinkedDevice;
-use crate::progress::Progress;
+use crate::progress::{BuildStatus, Progress};
 use crate::query::{self, Answer, Query, UsageError};
 use crate::render;
 use crate::search::{Goal, MoveOrder, SearchSpec};
@@ -379,7 +379,9 @@ pub fn execute(cli: Cli) -> Result<()> {
             options.seed = seed.or(options.seed);
             options.map_delay_ps = map_delay_ps.or(options.map_delay_ps);
             options.out_dir = dir.unwrap_or(options.out_dir);
-            let report = bitstream::build(&board, &options, &mut |line| eprintln!("{line}"))?;
+            let mut status = BuildStatus::on_stderr();
+            let report = bitstream::build(&board, &options, &mut status)?;
+            status.finish();
             write!(out, "{}", bitstream::summary(&report, &options.out_dir))?;
         }
         Command::Verilog { size, engines, clock, baud, no_warnsdorff, engine_only } => {

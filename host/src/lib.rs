@@ -20,6 +20,7 @@ pub mod progress;
 pub mod proto;
 pub mod query;
 pub mod render;
+pub mod tool_log;
 pub mod transport;
 
 pub use knights_model::{board, moves, parallel, search, validate};
