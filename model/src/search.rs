@@ -75,6 +75,13 @@ pub struct SearchSpec {
     pub prune: bool,
 }
 
+impl SearchSpec {
+    /// The canonical exhaustive search: fixed move order, no pruning.
+    pub fn exhaustive(board: BoardSize, start: Square, closed: bool) -> Self {
+        SearchSpec { board, start, closed, order: MoveOrder::Fixed, prune: false }
+    }
+}
+
 /// When a search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -194,6 +201,13 @@ impl Searcher {
     /// Searches from the start square.
     pub fn run(&self, goal: Goal, observer: &mut dyn Observer) -> Outcome {
         self.run_from(&[self.spec.start], goal, observer).expect("the start square alone is a valid prefix")
+    }
+
+    /// Searches from the start square and keeps every tour found, in order.
+    pub fn tours(&self, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
+        let mut keep = TourList::default();
+        let outcome = self.run(goal, &mut keep);
+        (outcome, keep.0)
     }
 
     /// Searches the subtree below a fixed starting path (a prefix job). The

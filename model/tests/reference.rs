@@ -8,16 +8,15 @@ use knights_model::validate::check_tour;
 use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
 
 fn spec(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
-    SearchSpec { board: board.parse().unwrap(), start: start.parse().unwrap(), closed, order, prune: false }
+    SearchSpec { order, ..SearchSpec::exhaustive(board.parse().unwrap(), start.parse().unwrap(), closed) }
 }
 
 fn search(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
-    let mut keep = TourList::default();
-    let outcome = Searcher::new(spec).unwrap().run(goal, &mut keep);
-    for tour in &keep.0 {
+    let (outcome, tours) = Searcher::new(spec).unwrap().tours(goal);
+    for tour in &tours {
         check_tour(spec.board, spec.start, spec.closed, tour).unwrap();
     }
-    (outcome, keep.0)
+    (outcome, tours)
 }
 
 fn count_on_threads(spec: SearchSpec, threads: usize) -> Outcome {
