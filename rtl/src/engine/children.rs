@@ -53,8 +53,6 @@ pub struct Children<const SQ: usize, const LB: usize> {
     onward: OnwardCounts<SQ>,
     judge: DeadEndJudge<SQ, LB>,
     choice: MoveSelect,
-    // Warnsdorff's order is built in (see `OnwardCounts::new`).
-    has_warnsdorff: Constant<bool>,
     degree_shift: [Constant<Bits<8>>; 8],
     moves_chain: [Signal<Local, Bits<8>>; 8],
     degree: [Signal<Local, Bits<32>>; 8],
@@ -93,7 +91,6 @@ impl<const SQ: usize, const LB: usize> Children<SQ, LB> {
             onward: OnwardCounts::new(geometry, warnsdorff),
             judge: DeadEndJudge::new(warnsdorff),
             choice: Default::default(),
-            has_warnsdorff: Constant::new(warnsdorff),
             degree_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             moves_chain: Default::default(),
             degree: Default::default(),
@@ -120,7 +117,8 @@ impl<const SQ: usize, const LB: usize> Logic for Children<SQ, LB> {
             self.judge.targets[m].next = self.knight.targets[m].val();
             self.judge.target_count[m].next = self.onward.target_count[m].val();
             self.degree[m].next = 0.into();
-            if self.has_warnsdorff.val() & self.warnsdorff.val() {
+            // (A build without Warnsdorff's order makes no counts: they are 0.)
+            if self.warnsdorff.val() {
                 self.degree[m].next = self.onward.target_count[m].val();
             }
         }
