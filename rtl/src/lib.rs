@@ -2,9 +2,13 @@
 //! accelerator around it.
 //!
 //! [`engine::Engine`] is the search itself; [`geometry`] computes its
-//! build-time constants. [`accelerator::Accelerator`] is the top level a board
-//! runs: [`uart`], [`command`] (frames in), [`response`] (frames out) and the
-//! controller, speaking the protocol of `docs/protocol.md` (its numbers: `knights_protocol`).
+//! build-time constants. [`platform::Platform`] is everything around the
+//! engines, written once for every engine kind against
+//! [`platform::EnginePort`]: [`uart`], [`command`] (frames in), [`response`]
+//! (frames out), the job queue, the totals, the result arbiter and the
+//! controller, speaking the protocol of `docs/protocol.md` (its numbers:
+//! `knights_protocol`). [`accelerator::Accelerator`] is the top level a board
+//! runs: the platform with knight's-tour engines in its sockets.
 //! [`verilog`] emits either for the FPGA tools and for Verilator. The CPU
 //! reference in `knights_model::search` is the engine's specification, node for
 //! node.
@@ -14,6 +18,7 @@ pub mod command;
 pub mod crc;
 pub mod engine;
 pub mod geometry;
+pub mod platform;
 pub mod response;
 pub mod sum_tree;
 pub mod uart;

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use knights_model::search::TourList;
 use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
+use knights_protocol::flag;
 use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
@@ -59,23 +60,27 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
     sim.add_testbench(move |mut sim: Sim<Engine<SQ, LB>>| {
         let mut x = sim.init()?;
         wait_clock_true!(sim, clock, x);
-        x.width.next = u64::from(spec.board.width).into();
-        x.height.next = u64::from(spec.board.height).into();
-        x.start_square.next = index(spec.start).into();
-        x.prefix_length.next = (prefix.len() as u64).into();
-        x.closed.next = spec.closed;
-        x.warnsdorff.next = spec.order == MoveOrder::Warnsdorff;
-        x.prune.next = spec.prune;
-        match goal {
-            Goal::CountAll => x.count_all.next = true,
-            Goal::First(k) => {
-                x.count_all.next = false;
-                x.limit.next = k.into();
+        let mut flags = 0;
+        for (on, bit) in [
+            (spec.closed, flag::CLOSED),
+            (spec.order == MoveOrder::Warnsdorff, flag::WARNSDORFF),
+            (goal == Goal::CountAll, flag::COUNT),
+            (spec.prune, flag::PRUNE),
+        ] {
+            if on {
+                flags |= bit;
             }
         }
-        x.start.next = true;
+        let arguments =
+            [spec.board.width as u8, spec.board.height as u8, spec.start.file as u8, spec.start.rank as u8, flags];
+        x.port.arguments.next = arguments.iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b)).into();
+        x.prefix_length.next = (prefix.len() as u64).into();
+        if let Goal::First(k) = goal {
+            x.limit.next = k.into();
+        }
+        x.port.start.next = true;
         wait_clock_cycle!(sim, clock, x);
-        x.start.next = false;
+        x.port.start.next = false;
         let mut tour = Vec::new();
         let mut clock = 0u64;
         let mut loaded = 0;
@@ -83,7 +88,7 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
         // The counts are registered: they trail the search by a clock.
         let mut after_done = 0;
         loop {
-            x.tour_ready.next = stall_every == 0 || clock % stall_every != 0;
+            x.port.item_ready.next = stall_every == 0 || clock % stall_every != 0;
             // Offer the prefix with gaps too, to exercise the handshake.
             x.prefix_valid.next = loaded < prefix.len() && (stall_every == 0 || clock % stall_every != 1);
             if loaded < prefix.len() {
@@ -93,16 +98,16 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
             if x.prefix_valid.val() && x.prefix_ready.val() {
                 loaded += 1;
             }
-            if x.tour_valid.val() && x.tour_ready.val() {
-                let index = x.tour_square.val().index();
+            if x.port.item_valid.val() && x.port.item_ready.val() {
+                let index = x.port.item.val().index();
                 tour.push(Square::new((index % max.0) as u16, (index / max.0) as u16));
-                if x.tour_last.val() {
+                if x.port.item_last.val() {
                     out.lock().unwrap().tours.push(std::mem::take(&mut tour));
                 }
             }
-            nodes += x.node_counted.val().to_u64();
-            tour_count += u64::from(x.tour_counted.val());
-            if x.busy.val() {
+            nodes += x.port.nodes.val().to_u64();
+            tour_count += u64::from(x.port.solution.val());
+            if x.port.busy.val() {
                 cycles += 1;
             } else if cycles > 0 {
                 after_done += 1;

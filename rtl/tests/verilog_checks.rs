@@ -17,8 +17,8 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 
 /// The accelerator leaves the engine's prefix-loading port unused (engines
 /// share work by a job queue), the job outputs of every engine but the walker
-/// (engine 0), and its per-engine counters, status and board size (it sums
-/// the engines' pulses); the pruning's counting trees read only bit 0 of their
+/// (engine 0), and every engine's refusal and result size but engine 0's
+/// (they all judge the same arguments); the pruning's counting trees read only bit 0 of their
 /// last level, and its nine lanes leave the top bits of a 16-bit word unused;
 /// a job path's slices are read a bit at a time, and level 0 never numbers
 /// a rejoin level's bits; a square's knight moves serve the current square
@@ -31,12 +31,8 @@ fn lint_waivers() -> PathBuf {
         &path,
         "`verilator_config\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$prefix_ready*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$done*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$status*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$tours*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$nodes*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$cycles*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$board_squares*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$refusal*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$result_items*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$job_found*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_path*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_number*\"\n\

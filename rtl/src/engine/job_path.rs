@@ -12,10 +12,9 @@ use rust_hdl::prelude::*;
 
 use knights_protocol::MAX_SPLIT_LEVEL;
 
-/// Bits of a job's path.
-pub const JOB_PATH_BITS: usize = 3 * MAX_SPLIT_LEVEL as usize;
-// The slices are 16 bits wide in the logic below.
-const _: () = assert!(MAX_SPLIT_LEVEL == 16);
+pub use crate::platform::JOB_PATH_BITS;
+// A path is three bits a level, the slices 16 bits wide in the logic below.
+const _: () = assert!(MAX_SPLIT_LEVEL == 16 && JOB_PATH_BITS == 3 * MAX_SPLIT_LEVEL as usize);
 
 /// Path logic for an engine whose levels take `LB` bits.
 #[derive(LogicBlock)]

@@ -31,6 +31,7 @@
 //! backtrack's move) and [`job_path`] (jobs as paths). This file is the state
 //! machine that drives them.
 
+pub mod arguments;
 pub mod board_setup;
 pub mod children;
 pub mod dead_end;
@@ -44,6 +45,8 @@ pub mod stack;
 use rust_hdl::prelude::*;
 
 use crate::geometry::Geometry;
+pub use crate::platform::EnginePort;
+use arguments::KnightArguments;
 use board_setup::BoardSetup;
 use children::Children;
 use job_path::JobPath;
@@ -52,7 +55,7 @@ use knight_moves::KnightMoves;
 use resume::ResumeLevel;
 use stack::Stack;
 
-/// An engine's part in sharing a search (see [`Engine::split_level`]).
+/// An engine's part in sharing a search (see [`EnginePort::split_level`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum JobRole {
     /// Walks the levels above the jobs and queues them (one engine must): it
@@ -82,83 +85,23 @@ pub enum EngineState {
 #[derive(LogicBlock)]
 pub struct Engine<const SQ: usize, const LB: usize> {
     pub clock: Signal<In, Clock>,
-    /// Starts a search with the inputs below (while idle or done).
-    pub start: Signal<In, bool>,
-    /// Aborts a running search. Hold it until the engine is no longer
-    /// `busy`: a tour being streamed is finished first.
-    pub cancel: Signal<In, bool>,
-    /// Board files, 1 to the build's maximum width.
-    pub width: Signal<In, Bits<8>>,
-    /// Board ranks, 1 to the build's maximum height.
-    pub height: Signal<In, Bits<8>>,
-    /// Start square as `rank * max_width + file`.
-    pub start_square: Signal<In, Bits<LB>>,
-    /// Count only closed tours.
-    pub closed: Signal<In, bool>,
-    /// Warnsdorff move order (fewest onward moves first, ties by canonical
-    /// index) instead of the canonical order.
-    pub warnsdorff: Signal<In, bool>,
-    /// Dead-end pruning: a node whose path can no longer become a tour is
-    /// not expanded (the host's `Searcher::dead_end`, the same rule).
-    pub prune: Signal<In, bool>,
-    /// Count every tour (no streaming) instead of streaming the first `limit`.
-    pub count_all: Signal<In, bool>,
+    /// The port every engine kind has: a search's arguments (a board up to
+    /// the build's, a start square, the flags) and start, jobs, the tours
+    /// streamed square by square from the start square on, counts.
+    pub port: EnginePort,
     /// Tours to stream before stopping, in first-K mode (0: every tour);
     /// read as tours are found, so hold it while the search runs. (Ignored
     /// by [`Engine::for_accelerator`]: the accelerator counts tours itself.)
     pub limit: Signal<In, Bits<48>>,
     /// Squares of a fixed starting path after the start square (a prefix
     /// job); 0 searches from the start square alone. The search then covers
-    /// only the paths that begin with this prefix.
+    /// only the paths that begin with this prefix. (Not combined with a
+    /// split level; ignored by [`Engine::for_accelerator`].)
     pub prefix_length: Signal<In, Bits<LB>>,
     /// The next prefix square, taken when both valid and ready are high.
     pub prefix_square: Signal<In, Bits<LB>>,
     pub prefix_valid: Signal<In, bool>,
     pub prefix_ready: Signal<Out, bool>,
-    /// Work splitting among engines; 0 turns it off (this engine searches
-    /// the whole tree). The nodes at this level are *jobs*, numbered in search
-    /// order. One engine, the *walker*, walks the levels above it and hands
-    /// out each job as the path of moves that leads to it; the others replay
-    /// such a path and search the job's subtree. (Not combined with a prefix.)
-    pub split_level: Signal<In, Bits<LB>>,
-    /// The queue takes a job from the walker (registered here first: the
-    /// queue lies across the chip, so the walker reads it a clock late).
-    pub job_space: Signal<In, bool>,
-    /// The walker found a job in the clock before: its path and number.
-    pub job_found: Signal<Out, bool>,
-    pub found_path: Signal<Out, Bits<JOB_PATH_BITS>>,
-    pub found_number: Signal<Out, Bits<32>>,
-    /// The walker is still walking: more jobs may come.
-    pub walking: Signal<Out, bool>,
-    /// Wants a job; takes `job_path` and `job_number` while `job_grant`
-    /// (which comes a clock or more after the request).
-    pub job_request: Signal<Out, bool>,
-    pub job_grant: Signal<In, bool>,
-    pub job_path: Signal<In, Bits<JOB_PATH_BITS>>,
-    pub job_number: Signal<In, Bits<32>>,
-    /// No job is left in the queue and none can come: a waiting engine stops.
-    pub jobs_over: Signal<In, bool>,
-    /// The job being searched: the tag of the tours it streams.
-    pub job: Signal<Out, Bits<32>>,
-    /// Nodes counted in the clock before (up to nine: the node entered and,
-    /// in count mode, the dead children judged without entering them), and
-    /// a tour counted in count mode: several engines' totals are summed from
-    /// these. (Registered, so that no output depends on an input in the same
-    /// clock.)
-    pub node_counted: Signal<Out, Bits<16>>,
-    pub tour_counted: Signal<Out, bool>,
-    /// Square of the tour being streamed, from the start square on.
-    pub tour_square: Signal<Out, Bits<LB>>,
-    pub tour_valid: Signal<Out, bool>,
-    /// Marks the tour's last square.
-    pub tour_last: Signal<Out, bool>,
-    pub tour_ready: Signal<In, bool>,
-    /// A search is in progress.
-    pub busy: Signal<Out, bool>,
-    /// The search is paused while a tour is streamed out.
-    pub streaming: Signal<Out, bool>,
-    /// Squares on the board: the length of a tour (valid once running).
-    pub board_squares: Signal<Out, Bits<16>>,
 
     // A standalone engine takes prefix jobs and stops itself at `limit`
     // tours. The accelerator's engines share work by a job queue and the
@@ -171,6 +114,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     has_warnsdorff: Constant<bool>,
     walker: Constant<bool>,
 
+    request: KnightArguments<LB>,
     board_setup: BoardSetup<SQ>,
     start_moves: KnightMoves<SQ, LB>,
     children: Children<SQ, LB>,
@@ -229,6 +173,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     tour_count: DFF<Bits<48>>,
 
     // Combinational values.
+    tour_square: Signal<Local, Bits<LB>>,
     start_one_hot: Signal<Local, Bits<SQ>>,
     prefix_one_hot: Signal<Local, Bits<SQ>>,
     at_tour: Signal<Local, bool>,
@@ -272,47 +217,20 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
         let geometry = Geometry::new(max_width, max_height);
         assert_eq!(geometry.squares(), SQ, "SQ must be max_width * max_height");
         assert!(LB >= 4 && SQ <= 1 << LB, "LB bits must number SQ squares (and levels up to 16)");
-        assert!(max_width <= 255 && max_height <= 255 && SQ <= 4096);
+        // (A tour's squares go out a byte each.)
+        assert!(max_width <= 255 && max_height <= 255 && SQ <= 256 && LB <= 8);
         Engine {
             clock: Default::default(),
-            start: Default::default(),
-            cancel: Default::default(),
-            width: Default::default(),
-            height: Default::default(),
-            start_square: Default::default(),
-            closed: Default::default(),
-            warnsdorff: Default::default(),
-            prune: Default::default(),
-            count_all: Default::default(),
+            port: Default::default(),
             limit: Default::default(),
             prefix_length: Default::default(),
             prefix_square: Default::default(),
             prefix_valid: Default::default(),
             prefix_ready: Default::default(),
-            split_level: Default::default(),
-            job_space: Default::default(),
-            job_found: Default::default(),
-            found_path: Default::default(),
-            found_number: Default::default(),
-            walking: Default::default(),
-            job_request: Default::default(),
-            job_grant: Default::default(),
-            job_path: Default::default(),
-            job_number: Default::default(),
-            jobs_over: Default::default(),
-            job: Default::default(),
-            node_counted: Default::default(),
-            tour_counted: Default::default(),
-            tour_square: Default::default(),
-            tour_valid: Default::default(),
-            tour_last: Default::default(),
-            tour_ready: Default::default(),
-            busy: Default::default(),
-            streaming: Default::default(),
-            board_squares: Default::default(),
             standalone: Constant::new(standalone),
             has_warnsdorff: Constant::new(warnsdorff),
             walker: Constant::new(role == JobRole::Walker),
+            request: KnightArguments::new(geometry, warnsdorff),
             board_setup: BoardSetup::new(geometry),
             start_moves: KnightMoves::new(geometry),
             children: Children::new(geometry, warnsdorff),
@@ -355,6 +273,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             emit_level: Default::default(),
             emit_wait: Default::default(),
             tour_count: Default::default(),
+            tour_square: Default::default(),
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
             at_tour: Default::default(),
@@ -422,6 +341,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             tour_count
         );
         clock!(self, clock, board_setup, stack, resume);
+        self.request.arguments.next = self.port.arguments.val();
+        self.port.refusal.next = self.request.refusal.val();
 
         self.start_one_hot.next = bits::<SQ>(1) << self.start_index.q.val();
         self.prefix_one_hot.next = 0.into();
@@ -470,16 +391,16 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // is on its last branch), or while waiting for one. The current node
         // may still branch anew, so a job can arrive a little before this one
         // ends; it is held until then.
-        self.job_request.next = self.splitting.q.val()
+        self.port.job_request.next = self.splitting.q.val()
             & !self.job_held.q.val()
             & !self.walking_top.q.val()
             & ((self.state.q.val() == EngineState::Next)
                 | ((self.state.q.val() == EngineState::Run)
                     & !self.resume.valid.val()
                     & (self.depth.q.val() != self.split_depth.q.val())));
-        if self.job_grant.val() {
-            self.path.d.next = self.job_path.val();
-            self.held_number.d.next = self.job_number.val();
+        if self.port.job_grant.val() {
+            self.path.d.next = self.port.job_path.val();
+            self.held_number.d.next = self.port.job_number.val();
             self.job_held.d.next = true;
             // The job in hand never returns to the job level (its last branch
             // lies below it), so the next job's node there is this engine's.
@@ -543,27 +464,27 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
 
         self.board_setup.start.next = false;
         self.board_setup.step.next = false;
-        self.board_setup.width.next = self.width.val();
-        self.board_setup.height.next = self.height.val();
+        self.board_setup.width.next = self.request.width.val();
+        self.board_setup.height.next = self.request.height.val();
         self.prefix_ready.next = false;
         self.tour_square.next = self.stack.square.val();
-        self.tour_valid.next = false;
-        self.tour_last.next = false;
-        self.busy.next = false;
-        self.streaming.next = self.state.q.val() == EngineState::Emit;
-        self.board_squares.next = self.board_setup.area.val();
-        self.job.next = self.current_job.q.val();
-        self.node_counted.next = bit_cast::<16, 4>(self.node_pulse.q.val());
-        self.tour_counted.next = self.tour_pulse.q.val();
+        self.port.item_valid.next = false;
+        self.port.item_last.next = false;
+        self.port.busy.next = false;
+        self.port.streaming.next = self.state.q.val() == EngineState::Emit;
+        self.port.result_items.next = self.board_setup.area.val();
+        self.port.job.next = self.current_job.q.val();
+        self.port.nodes.next = bit_cast::<16, 4>(self.node_pulse.q.val());
+        self.port.solution.next = self.tour_pulse.q.val();
         self.tour_pulse.d.next = false;
         self.children_judged.next = false;
-        self.job_found.next = self.found_pulse.q.val();
-        self.found_path.next = self.path.q.val();
-        self.found_number.next = self.jobs_found.q.val();
-        self.walking.next = self.walking_top.q.val();
+        self.port.job_found.next = self.found_pulse.q.val();
+        self.port.found_path.next = self.path.q.val();
+        self.port.found_number.next = self.jobs_found.q.val();
+        self.port.walking.next = self.walking_top.q.val();
         self.found_pulse.d.next = false;
         self.job_entered.d.next = false;
-        self.queue_room.d.next = self.job_space.val();
+        self.queue_room.d.next = self.port.job_space.val();
         self.rejoin_job.next = false;
         self.fresh_job.next = false;
         self.to_start.next = false;
@@ -596,7 +517,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         match self.state.q.val() {
             EngineState::Idle => {}
             EngineState::Setup => {
-                self.busy.next = true;
+                self.port.busy.next = true;
                 self.board_setup.step.next = true;
                 if self.board_setup.last_rank.val() {
                     // Nothing is visited while the start square is judged,
@@ -612,7 +533,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             }
             EngineState::Root => {
                 // Enter the start square, judged like a child.
-                self.busy.next = true;
+                self.port.busy.next = true;
                 self.last_level.d.next = bit_cast::<LB, 16>(self.board_setup.area.val() - 1);
                 // Split only above the last level (a job must not be a whole
                 // tour); a board too small for the requested level is
@@ -641,9 +562,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             EngineState::Load => {
                 // Enter the prefix squares one per clock. Their levels get no
                 // untried moves, so the search never backtracks into them.
-                self.busy.next = true;
+                self.port.busy.next = true;
                 self.prefix_ready.next = true;
-                if self.cancel.val() {
+                if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else if self.standalone.val() & self.prefix_valid.val() {
                     self.entering.next = true;
@@ -662,8 +583,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 }
             }
             EngineState::Run => {
-                self.busy.next = true;
-                if self.cancel.val() {
+                self.port.busy.next = true;
+                if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
                     self.tour_count.d.next = self.tour_count.q.val() + 1;
@@ -705,8 +626,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             }
             EngineState::Next => {
                 // Waiting for a job (the walker too, once its walk is done).
-                self.busy.next = true;
-                if self.cancel.val() {
+                self.port.busy.next = true;
+                if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else if self.job_held.q.val() {
                     // (A job granted in this clock starts in the next.)
@@ -715,7 +636,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     } else {
                         self.fresh_job.next = true;
                     }
-                } else if !self.job_held.q.val() & !self.job_grant.val() & self.jobs_over.val() {
+                } else if !self.job_held.q.val() & !self.port.job_grant.val() & self.port.jobs_over.val() {
                     self.state.d.next = EngineState::Done;
                 }
             }
@@ -723,8 +644,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 // Enter the job's path, a move per clock, as a descent with
                 // the move forced (`first`); its levels keep no untried moves,
                 // so the search never backtracks into them.
-                self.busy.next = true;
-                if self.cancel.val() {
+                self.port.busy.next = true;
+                if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else {
                     self.descending.next = true;
@@ -739,8 +660,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 // Pop to the deepest level the old and new jobs' paths share
                 // (its square read from the stack) and enter the new path's
                 // move there, as a backtrack does; replay the rest.
-                self.busy.next = true;
-                if self.cancel.val() {
+                self.port.busy.next = true;
+                if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else {
                     self.popping.next = true;
@@ -753,7 +674,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             }
             EngineState::Emit => {
                 // Stream the tour's squares from the stack, level by level.
-                self.busy.next = true;
+                self.port.busy.next = true;
                 self.stack.square_read_address.next = self.emit_level.q.val();
                 if self.emit_level.q.val() == self.depth.q.val() {
                     self.tour_square.next = self.current_index.q.val();
@@ -761,13 +682,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 // A tour being streamed is never cut short: cancel takes
                 // effect here only before its first square is taken, else
                 // back in Run.
-                self.tour_valid.next = !self.emit_wait.q.val();
-                self.tour_last.next = self.emit_level.q.val() == self.depth.q.val();
-                if self.cancel.val() & !self.emit_level.q.val().any() & !self.tour_ready.val() {
+                self.port.item_valid.next = !self.emit_wait.q.val();
+                self.port.item_last.next = self.emit_level.q.val() == self.depth.q.val();
+                if self.port.cancel.val() & !self.emit_level.q.val().any() & !self.port.item_ready.val() {
                     self.state.d.next = EngineState::Done;
                 } else if self.emit_wait.q.val() {
                     self.emit_wait.d.next = false;
-                } else if self.tour_ready.val() {
+                } else if self.port.item_ready.val() {
                     if self.emit_level.q.val() == self.depth.q.val() {
                         if self.standalone.val()
                             & self.limit.val().any()
@@ -828,8 +749,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         // shares with the last job's (the first moves of two jobs handed out
         // near each other mostly agree), else from the start square; then
         // replay the rest of the path.
-        self.paths.offered.next = self.job_path.val();
-        if self.job_grant.val() {
+        self.paths.offered.next = self.port.job_path.val();
+        if self.port.job_grant.val() {
             self.rejoin_at.d.next = self.paths.rejoin_level.val();
         }
         if self.rejoin_job.val() | self.fresh_job.val() {
@@ -855,16 +776,18 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.depth.d.next = 0.into();
         }
 
-        if self.start.val() & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done)) {
+        if self.port.start.val()
+            & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done))
+        {
             self.board_setup.start.next = true;
-            self.start_index.d.next = self.start_square.val();
-            self.want_closed.d.next = self.closed.val();
-            self.use_warnsdorff.d.next = self.warnsdorff.val();
-            self.use_prune.d.next = self.prune.val();
-            self.count_mode.d.next = self.count_all.val();
+            self.start_index.d.next = self.request.start_square.val();
+            self.want_closed.d.next = self.request.closed.val();
+            self.use_warnsdorff.d.next = self.request.warnsdorff.val();
+            self.use_prune.d.next = self.request.prune.val();
+            self.count_mode.d.next = self.request.count_all.val();
             self.prefix_left.d.next = self.prefix_length.val();
-            self.split_depth.d.next = self.split_level.val();
-            self.walking_top.d.next = self.walker.val() & self.split_level.val().any();
+            self.split_depth.d.next = bit_cast::<LB, 8>(self.port.split_level.val());
+            self.walking_top.d.next = self.walker.val() & self.port.split_level.val().any();
             self.splitting.d.next = false;
             self.jobs_found.d.next = 0.into();
             self.job_held.d.next = false;
@@ -923,6 +846,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         if self.entering.val() & self.counted.val() {
             self.node_step.next = self.judged.val() + 1;
         }
+        self.port.item.next = bit_cast::<8, LB>(self.tour_square.val());
         self.node_pulse.d.next = self.node_step.val();
     }
 }
