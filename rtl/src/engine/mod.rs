@@ -36,6 +36,7 @@ pub mod board_setup;
 pub mod children;
 pub mod dead_end;
 pub mod job_path;
+pub mod job_share;
 pub mod knight_moves;
 pub mod move_select;
 pub mod onward;
@@ -49,8 +50,8 @@ pub use crate::platform::EnginePort;
 use arguments::KnightArguments;
 use board_setup::BoardSetup;
 use children::Children;
-use job_path::JobPath;
 pub use job_path::JOB_PATH_BITS;
+use job_share::JobShare;
 use knight_moves::KnightMoves;
 use resume::ResumeLevel;
 use stack::Stack;
@@ -112,7 +113,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     // Warnsdorff's order is built in. A build can leave it out (about an
     // eighth of an engine's logic) to fit more engines.
     has_warnsdorff: Constant<bool>,
-    walker: Constant<bool>,
 
     request: KnightArguments<LB>,
     board_setup: BoardSetup<SQ>,
@@ -120,7 +120,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     children: Children<SQ, LB>,
     stack: Stack<SQ, LB>,
     resume: ResumeLevel<SQ, LB>,
-    paths: JobPath<LB>,
+    share: JobShare<LB>,
 
     // The request, latched at start.
     state: DFF<EngineState>,
@@ -130,33 +130,6 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     use_prune: DFF<bool>,
     count_mode: DFF<bool>,
     prefix_left: DFF<Bits<LB>>,
-    // Work splitting: the job level; whether this engine walks the levels
-    // above it; the job it searches and the one it holds next.
-    split_depth: DFF<Bits<LB>>,
-    splitting: DFF<bool>,
-    walking_top: DFF<bool>,
-    jobs_found: DFF<Bits<32>>,
-    found_pulse: DFF<bool>,
-    job_entered: DFF<bool>,
-    queue_room: DFF<bool>,
-    // The walker's path of moves, or a worker's job's path (the next job's
-    // from its grant on: it is read only to replay a job); whether the next
-    // job is held, its number, and the level where its path departs from the
-    // last one's (found as it is granted); whether this engine's stack holds
-    // its job's path (then the next job starts from that level).
-    path: DFF<Bits<JOB_PATH_BITS>>,
-    job_held: DFF<bool>,
-    held_number: DFF<Bits<32>>,
-    rejoin_at: DFF<Bits<LB>>,
-    rejoin_ok: DFF<bool>,
-    owns_job: DFF<bool>,
-    current_job: DFF<Bits<32>>,
-    // The held job's rejoin level is cached as the resume level (the job
-    // being searched has none left), so the step that ends this job pops
-    // into the next one as a backtrack does; and the clock after that pop.
-    rejoin_pending: DFF<bool>,
-    rejoin_started: DFF<bool>,
-    node_pulse: DFF<Bits<4>>,
     tour_pulse: DFF<bool>,
     last_level: DFF<Bits<LB>>,
     closing_squares: DFF<Bits<SQ>>,
@@ -179,20 +152,15 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     at_tour: Signal<Local, bool>,
     expand: Signal<Local, bool>,
     entering: Signal<Local, bool>,
-    entered_vs_split: Signal<Local, Bits<2>>,
-    push_vs_split: Signal<Local, Bits<2>>,
-    back_vs_split: Signal<Local, Bits<2>>,
-    skip_job: Signal<Local, bool>,
-    entering_job: Signal<Local, bool>,
     rejoin_job: Signal<Local, bool>,
+    pop_into_held: Signal<Local, bool>,
+    walk_over: Signal<Local, bool>,
+    starting: Signal<Local, bool>,
     fresh_job: Signal<Local, bool>,
     to_start: Signal<Local, bool>,
     descending: Signal<Local, bool>,
     popping: Signal<Local, bool>,
-    counted: Signal<Local, bool>,
     children_judged: Signal<Local, bool>,
-    judged: Signal<Local, Bits<4>>,
-    node_step: Signal<Local, Bits<4>>,
 }
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
@@ -229,14 +197,13 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             prefix_ready: Default::default(),
             standalone: Constant::new(standalone),
             has_warnsdorff: Constant::new(warnsdorff),
-            walker: Constant::new(role == JobRole::Walker),
             request: KnightArguments::new(geometry, warnsdorff),
             board_setup: BoardSetup::new(geometry),
             start_moves: KnightMoves::new(geometry),
             children: Children::new(geometry, warnsdorff),
             stack: Default::default(),
             resume: ResumeLevel::new(geometry, warnsdorff),
-            paths: Default::default(),
+            share: JobShare::new(role == JobRole::Walker),
             state: Default::default(),
             start_index: Default::default(),
             want_closed: Default::default(),
@@ -244,23 +211,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             use_prune: Default::default(),
             count_mode: Default::default(),
             prefix_left: Default::default(),
-            split_depth: Default::default(),
-            splitting: Default::default(),
-            walking_top: Default::default(),
-            jobs_found: Default::default(),
-            found_pulse: Default::default(),
-            job_entered: Default::default(),
-            queue_room: Default::default(),
-            path: Default::default(),
-            job_held: Default::default(),
-            held_number: Default::default(),
-            rejoin_at: Default::default(),
-            rejoin_ok: Default::default(),
-            owns_job: Default::default(),
-            current_job: Default::default(),
-            rejoin_pending: Default::default(),
-            rejoin_started: Default::default(),
-            node_pulse: Default::default(),
             tour_pulse: Default::default(),
             last_level: Default::default(),
             closing_squares: Default::default(),
@@ -279,20 +229,15 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             at_tour: Default::default(),
             expand: Default::default(),
             entering: Default::default(),
-            entered_vs_split: Default::default(),
-            push_vs_split: Default::default(),
-            back_vs_split: Default::default(),
-            skip_job: Default::default(),
-            entering_job: Default::default(),
             rejoin_job: Default::default(),
+            pop_into_held: Default::default(),
+            walk_over: Default::default(),
+            starting: Default::default(),
             fresh_job: Default::default(),
             to_start: Default::default(),
             descending: Default::default(),
             popping: Default::default(),
-            counted: Default::default(),
             children_judged: Default::default(),
-            judged: Default::default(),
-            node_step: Default::default(),
         }
     }
 }
@@ -310,23 +255,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             use_prune,
             count_mode,
             prefix_left,
-            split_depth,
-            splitting,
-            walking_top,
-            jobs_found,
-            found_pulse,
-            job_entered,
-            queue_room,
-            path,
-            job_held,
-            held_number,
-            rejoin_at,
-            rejoin_ok,
-            owns_job,
-            current_job,
-            rejoin_pending,
-            rejoin_started,
-            node_pulse,
             tour_pulse,
             last_level,
             closing_squares,
@@ -340,7 +268,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             emit_wait,
             tour_count
         );
-        clock!(self, clock, board_setup, stack, resume);
+        clock!(self, clock, board_setup, stack, resume, share);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
 
@@ -354,7 +282,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.start_moves.chosen.next = 0.into();
 
         // The current node's children (the probe, lane 8 of the judge: the
-        // start square or a prefix square, judged as it is entered).
+        // start square or a prefix square, judged as it is entered). A
+        // replay offers only its path's move, so none is left to try.
         self.children.current.next = self.current.q.val();
         self.children.current_index.next = self.current_index.q.val();
         self.children.free.next = self.board_setup.board.val() & !self.visited.q.val();
@@ -369,43 +298,37 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.children.probe.next = self.start_one_hot.val();
         }
         self.children.replaying.next = self.state.q.val() == EngineState::Replay;
-        self.children.replay_move.next = self.paths.replay_move.val();
+        self.children.replay_move.next = self.share.replay_move.val();
         self.children.skip_dead.next = self.count_mode.q.val();
-
-        // Replaying a job's path: the move it takes at this level (in Rejoin,
-        // at the level popped to), the only one offered, so none is left to
-        // try.
-        self.paths.path.next = self.path.q.val();
-        self.paths.replay_level.next = self.depth.q.val();
-        if (self.state.q.val() == EngineState::Rejoin) | self.rejoin_pending.q.val() {
-            self.paths.replay_level.next = self.resume.level.val();
-        }
         self.at_tour.next = (self.depth.q.val() == self.last_level.q.val())
             & (!self.want_closed.q.val() | (self.current.q.val() & self.closing_squares.q.val()).any());
+        self.expand.next = self.children.has_move.val() & !self.entered_dead.q.val() & !self.share.skip_job.val();
 
-        // A job handed to the queue is skipped like a dead end.
-        self.skip_job.next =
-            self.splitting.q.val() & (self.depth.q.val() == self.split_depth.q.val()) & !self.owns_job.q.val();
-        self.expand.next = self.children.has_move.val() & !self.entered_dead.q.val() & !self.skip_job.val();
-        // Ask for the next job once no level keeps an untried move (the job
-        // is on its last branch), or while waiting for one. The current node
-        // may still branch anew, so a job can arrive a little before this one
-        // ends; it is held until then.
-        self.port.job_request.next = self.splitting.q.val()
-            & !self.job_held.q.val()
-            & !self.walking_top.q.val()
-            & ((self.state.q.val() == EngineState::Next)
-                | ((self.state.q.val() == EngineState::Run)
-                    & !self.resume.valid.val()
-                    & (self.depth.q.val() != self.split_depth.q.val())));
-        if self.port.job_grant.val() {
-            self.path.d.next = self.port.job_path.val();
-            self.held_number.d.next = self.port.job_number.val();
-            self.job_held.d.next = true;
-            // The job in hand never returns to the job level (its last branch
-            // lies below it), so the next job's node there is this engine's.
-            self.owns_job.d.next = true;
-        }
+        // The job share: told what the search does, it answers with jobs.
+        self.share.split_level.next = bit_cast::<LB, 8>(self.port.split_level.val());
+        self.share.at_root.next = self.state.q.val() == EngineState::Root;
+        self.share.last_level.next = bit_cast::<LB, 16>(self.board_setup.area.val() - 1);
+        self.share.running.next = self.state.q.val() == EngineState::Run;
+        self.share.waiting.next = self.state.q.val() == EngineState::Next;
+        self.share.replaying.next = self.state.q.val() == EngineState::Replay;
+        self.share.rejoining.next = self.state.q.val() == EngineState::Rejoin;
+        self.share.depth.next = self.depth.q.val();
+        self.share.resume_valid.next = self.resume.valid.val();
+        self.share.resume_level.next = self.resume.level.val();
+        self.share.first_move.next = self.children.first.val();
+        self.share.taken.next = self.resume.taken.val();
+        self.share.dead.next = self.children.doomed_count.val();
+        self.share.job_space.next = self.port.job_space.val();
+        self.share.job_grant.next = self.port.job_grant.val();
+        self.share.job_path.next = self.port.job_path.val();
+        self.share.job_number.next = self.port.job_number.val();
+        self.port.job_request.next = self.share.job_request.val();
+        self.port.job_found.next = self.share.job_found.val();
+        self.port.found_path.next = self.share.found_path.val();
+        self.port.found_number.next = self.share.found_number.val();
+        self.port.walking.next = self.share.walking.val();
+        self.port.job.next = self.share.job.val();
+        self.port.nodes.next = self.share.nodes.val();
 
         // The resume level reads the stack (its next level down, every
         // clock); a rejoin forces the new job's move at the level the paths
@@ -419,20 +342,19 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.resume.stack_visited.next = self.stack.visited.val();
         self.resume.stack_below.next = self.stack.below.val();
         self.resume.stack_below_valid.next = self.stack.below_valid.val();
-        self.resume.forcing.next = (self.state.q.val() == EngineState::Rejoin) | self.rejoin_pending.q.val();
-        self.resume.forced_move.next = self.paths.replay_move.val();
+        self.resume.forcing.next = self.share.forcing.val();
+        self.resume.forced_move.next = self.share.replay_move.val();
+        self.resume.fetch.next = self.share.fetch.val();
+        self.resume.fetch_level.next = self.share.fetch_level.val();
         self.resume.clear.next = false;
         self.resume.push.next = false;
         self.resume.pop.next = false;
-        self.resume.fetch.next = false;
-        self.resume.fetch_level.next = self.rejoin_at.q.val();
         self.resume.push_level.next = self.depth.q.val();
         self.resume.push_moves.next = self.children.rest.val();
         self.resume.push_square.next = self.current_index.q.val();
         self.resume.push_degrees.next = self.children.degrees.val();
         self.resume.push_doomed.next = self.children.doomed.val();
         self.resume.push_visited.next = self.visited.q.val();
-        self.rejoin_started.d.next = false;
 
         // A push writes the level's entry; a pop rewrites the resume level's.
         self.stack.push.next = false;
@@ -445,22 +367,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.stack.write_visited.next = self.visited.q.val();
         self.stack.write_below.next = self.resume.level.val();
         self.stack.write_below_valid.next = self.resume.valid.val();
-        // Where the entered level lies against the split level (0 above, 1 at,
-        // 2 below), compared for both possible steps before `expand` picks
-        // one: a compare after that choice was the longest path.
-        self.push_vs_split.next = 0.into();
-        if (self.depth.q.val() + 1) == self.split_depth.q.val() {
-            self.push_vs_split.next = 1.into();
-        } else if (self.depth.q.val() + 1) > self.split_depth.q.val() {
-            self.push_vs_split.next = 2.into();
-        }
-        self.back_vs_split.next = 0.into();
-        if (self.resume.level.val() + 1) == self.split_depth.q.val() {
-            self.back_vs_split.next = 1.into();
-        } else if (self.resume.level.val() + 1) > self.split_depth.q.val() {
-            self.back_vs_split.next = 2.into();
-        }
-        self.entered_vs_split.next = self.push_vs_split.val();
 
         self.board_setup.start.next = false;
         self.board_setup.step.next = false;
@@ -473,46 +379,17 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.port.busy.next = false;
         self.port.streaming.next = self.state.q.val() == EngineState::Emit;
         self.port.result_items.next = self.board_setup.area.val();
-        self.port.job.next = self.current_job.q.val();
-        self.port.nodes.next = bit_cast::<16, 4>(self.node_pulse.q.val());
         self.port.solution.next = self.tour_pulse.q.val();
         self.tour_pulse.d.next = false;
         self.children_judged.next = false;
-        self.port.job_found.next = self.found_pulse.q.val();
-        self.port.found_path.next = self.path.q.val();
-        self.port.found_number.next = self.jobs_found.q.val();
-        self.port.walking.next = self.walking_top.q.val();
-        self.found_pulse.d.next = false;
-        self.job_entered.d.next = false;
-        self.queue_room.d.next = self.port.job_space.val();
         self.rejoin_job.next = false;
         self.fresh_job.next = false;
+        self.pop_into_held.next = false;
+        self.walk_over.next = false;
         self.to_start.next = false;
         self.descending.next = false;
         self.popping.next = false;
         self.entering.next = false;
-        self.paths.entered_move.next = self.children.first.val();
-
-        // Arm the held job's rejoin while this job has no resume level: its
-        // level's stack entry is read now and cached as the resume level from
-        // the next clock on, with the new path's move as the one untried move
-        // (a descent that leaves untried moves takes the resume level back).
-        // A job that ends before this is armed starts from Next instead.
-        if (self.state.q.val() == EngineState::Run)
-            & self.job_held.q.val()
-            & self.rejoin_ok.q.val()
-            & !self.resume.valid.val()
-            & !self.rejoin_pending.q.val()
-            & !self.rejoin_started.q.val()
-        {
-            self.resume.fetch.next = true;
-            self.rejoin_pending.d.next = true;
-        }
-        // The clock after popping into the held job: it is the current one.
-        if self.rejoin_started.q.val() {
-            self.job_held.d.next = false;
-            self.current_job.d.next = self.held_number.q.val();
-        }
 
         match self.state.q.val() {
             EngineState::Idle => {}
@@ -535,19 +412,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 // Enter the start square, judged like a child.
                 self.port.busy.next = true;
                 self.last_level.d.next = bit_cast::<LB, 16>(self.board_setup.area.val() - 1);
-                // Split only above the last level (a job must not be a whole
-                // tour); a board too small for the requested level is
-                // searched whole by the walker, and the others stop. The
+                // A board too small for the requested split level is
+                // searched whole by the walker, and the others stop; else the
                 // others wait for jobs.
-                self.splitting.d.next = self.split_depth.q.val().any()
-                    & (self.split_depth.q.val() < bit_cast::<LB, 16>(self.board_setup.area.val() - 1));
-                if !(self.start_one_hot.val() & self.board_setup.board.val()).any()
-                    | (self.split_depth.q.val().any()
-                        & !self.walking_top.q.val()
-                        & (self.split_depth.q.val() >= bit_cast::<LB, 16>(self.board_setup.area.val() - 1)))
-                {
+                if !(self.start_one_hot.val() & self.board_setup.board.val()).any() | self.share.root_done.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.split_depth.q.val().any() & !self.walking_top.q.val() {
+                } else if self.share.root_waits.val() {
                     self.state.d.next = EngineState::Next;
                 } else {
                     self.entering.next = true;
@@ -605,19 +475,19 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     } else if self.resume.valid.val() {
                         // Dead end: pop to the resume level, enter its next move.
                         self.popping.next = true;
-                    } else if self.rejoin_pending.q.val() {
+                    } else if self.share.rejoin_pending.val() {
                         // The job is over and the next one's rejoin level is
                         // the resume level: pop into it, then replay the rest.
                         self.popping.next = true;
-                        self.rejoin_started.d.next = true;
-                        if self.back_vs_split.val() != 1 {
+                        self.pop_into_held.next = true;
+                        if !self.share.pop_reaches_job.val() {
                             self.state.d.next = EngineState::Replay;
                         }
-                    } else if self.splitting.q.val() {
+                    } else if self.share.splitting.val() {
                         // The job, or the walk, is over: on to the next job.
                         // (Started from Next, a clock later: deciding it here
                         // put the job's registers on the step's longest path.)
-                        self.walking_top.d.next = false;
+                        self.walk_over.next = true;
                         self.state.d.next = EngineState::Next;
                     } else {
                         self.state.d.next = EngineState::Done;
@@ -629,14 +499,14 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 self.port.busy.next = true;
                 if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.job_held.q.val() {
+                } else if self.share.job_held.val() {
                     // (A job granted in this clock starts in the next.)
-                    if self.rejoin_ok.q.val() {
+                    if self.share.rejoin_ok.val() {
                         self.rejoin_job.next = true;
                     } else {
                         self.fresh_job.next = true;
                     }
-                } else if !self.job_held.q.val() & !self.port.job_grant.val() & self.port.jobs_over.val() {
+                } else if !self.port.job_grant.val() & self.port.jobs_over.val() {
                     self.state.d.next = EngineState::Done;
                 }
             }
@@ -649,9 +519,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.state.d.next = EngineState::Done;
                 } else {
                     self.descending.next = true;
-                    if self.push_vs_split.val() == 1 {
-                        self.current_job.d.next = self.held_number.q.val();
-                        self.rejoin_ok.d.next = true;
+                    if self.share.push_reaches_job.val() {
                         self.state.d.next = EngineState::Run;
                     }
                 }
@@ -666,8 +534,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 } else {
                     self.popping.next = true;
                     self.state.d.next = EngineState::Replay;
-                    if self.back_vs_split.val() == 1 {
-                        self.current_job.d.next = self.held_number.q.val();
+                    if self.share.pop_reaches_job.val() {
                         self.state.d.next = EngineState::Run;
                     }
                 }
@@ -720,7 +587,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.stack.push.next = true;
             if self.children.rest.val().any() {
                 self.resume.push.next = true;
-                self.rejoin_pending.d.next = false;
             }
             self.visited.d.next = self.visited.q.val() | self.children.child.val();
             self.current.d.next = self.children.child.val();
@@ -728,10 +594,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.depth.d.next = self.depth.q.val() + 1;
         }
         if self.popping.val() {
-            self.rejoin_pending.d.next = false;
             self.entering.next = true;
-            self.entered_vs_split.next = self.back_vs_split.val();
-            self.paths.entered_move.next = self.resume.taken.val();
             self.entered_dead.d.next = (self.resume.taken.val() & self.resume.doomed.val()).any();
             self.resume.pop.next = true;
             self.stack.rewrite.next = true;
@@ -745,22 +608,14 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.depth.d.next = self.resume.level.val() + 1;
         }
 
-        // Start a job held or granted: from the deepest level its path
-        // shares with the last job's (the first moves of two jobs handed out
-        // near each other mostly agree), else from the start square; then
-        // replay the rest of the path.
-        self.paths.offered.next = self.port.job_path.val();
-        if self.port.job_grant.val() {
-            self.rejoin_at.d.next = self.paths.rejoin_level.val();
-        }
+        // Start a job held: from the deepest level its path shares with the
+        // last job's (the first moves of two jobs handed out near each other
+        // mostly agree; that level's entry is read from the stack now), else
+        // from the start square; then replay the rest of the path.
         if self.rejoin_job.val() | self.fresh_job.val() {
-            self.job_held.d.next = false;
-            self.owns_job.d.next = true;
             self.reported.d.next = false;
         }
-        // Rejoin pops to the rejoin level (its entry read from the stack now).
         if self.rejoin_job.val() {
-            self.resume.fetch.next = true;
             self.state.d.next = EngineState::Rejoin;
         }
         if self.fresh_job.val() {
@@ -776,9 +631,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.depth.d.next = 0.into();
         }
 
-        if self.port.start.val()
-            & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done))
-        {
+        self.starting.next = self.port.start.val()
+            & ((self.state.q.val() == EngineState::Idle) | (self.state.q.val() == EngineState::Done));
+        if self.starting.val() {
             self.board_setup.start.next = true;
             self.start_index.d.next = self.request.start_square.val();
             self.want_closed.d.next = self.request.closed.val();
@@ -786,67 +641,19 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             self.use_prune.d.next = self.request.prune.val();
             self.count_mode.d.next = self.request.count_all.val();
             self.prefix_left.d.next = self.prefix_length.val();
-            self.split_depth.d.next = bit_cast::<LB, 8>(self.port.split_level.val());
-            self.walking_top.d.next = self.walker.val() & self.port.split_level.val().any();
-            self.splitting.d.next = false;
-            self.jobs_found.d.next = 0.into();
-            self.job_held.d.next = false;
-            self.rejoin_ok.d.next = false;
-            self.rejoin_pending.d.next = false;
-            self.owns_job.d.next = false;
-            self.current_job.d.next = 0.into();
             self.tour_count.d.next = 0.into();
             self.state.d.next = EngineState::Setup;
         }
 
-        // Count the square entered this clock (when splitting, in one engine
-        // only: above the job level, the walker; at it, whoever searches the
-        // job; below, the only one).
-        self.entering_job.next = self.splitting.q.val() & (self.entered_vs_split.val() == 1);
-        self.counted.next = !self.splitting.q.val()
-            | (self.entered_vs_split.val() == 2)
-            | (self.entering_job.val() & (!self.walking_top.q.val() | !self.queue_room.q.val()))
-            | ((self.entered_vs_split.val() == 0) & self.walking_top.q.val());
-        // The walker numbers each job it enters, and hands it to the queue
-        // or, when the queue is full, searches it itself.
-        if self.entering.val() & self.entering_job.val() & self.walking_top.q.val() {
-            self.owns_job.d.next = !self.queue_room.q.val();
-            self.found_pulse.d.next = self.queue_room.q.val();
-            self.job_entered.d.next = true;
-        }
-        // Numbered a clock later, off the step's longest path: until then
-        // `jobs_found` is the entered job's number (what the queue takes).
-        if self.job_entered.q.val() {
-            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
-            self.current_job.d.next = self.jobs_found.q.val();
-        }
-        if self.state.q.val() == EngineState::Root {
-            self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
-        }
-        // The walker keeps the move that entered each level above the jobs,
-        // in the slot of the level stepped from.
-        self.paths.descent_level.next = self.depth.q.val();
-        self.paths.pop_level.next = self.resume.level.val();
-        self.paths.popping.next = self.popping.val();
-        if self.entering.val() & self.walking_top.q.val() {
-            self.path.d.next = self.paths.entered_path.val();
-        }
-        // Dead children judged without being entered (count mode), counted by
-        // the engine that counts their level (as `counted` above).
-        self.judged.next = 0.into();
-        if self.children_judged.val()
-            & self.count_mode.q.val()
-            & !self.entered_dead.q.val()
-            & !self.skip_job.val()
-            & (!self.splitting.q.val() | (self.depth.q.val() >= self.split_depth.q.val()) | self.walking_top.q.val())
-        {
-            self.judged.next = self.children.doomed_count.val();
-        }
-        self.node_step.next = self.judged.val();
-        if self.entering.val() & self.counted.val() {
-            self.node_step.next = self.judged.val() + 1;
-        }
+        // What the search did this clock, for the job share.
+        self.share.search_start.next = self.starting.val();
+        self.share.entering.next = self.entering.val();
+        self.share.keeps_moves.next = self.descending.val() & self.children.rest.val().any();
+        self.share.popping.next = self.popping.val();
+        self.share.pop_into_held.next = self.pop_into_held.val();
+        self.share.walk_over.next = self.walk_over.val();
+        self.share.job_starts.next = self.rejoin_job.val() | self.fresh_job.val();
+        self.share.judging.next = self.children_judged.val() & self.count_mode.q.val() & !self.entered_dead.q.val();
         self.port.item.next = bit_cast::<8, LB>(self.tour_square.val());
-        self.node_pulse.d.next = self.node_step.val();
     }
 }
