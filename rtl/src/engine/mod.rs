@@ -24,12 +24,15 @@
 //! A tour in first-K mode pauses the search and streams its squares with a
 //! valid/ready handshake: back-pressure stalls the search, nothing is dropped.
 //!
-//! The datapath is in blocks, one a file: [`board_setup`] (the run-time
+//! The engine is in blocks, one a file: [`arguments`] (SOLVE's arguments as
+//! this engine kind reads and refuses them), [`board_setup`] (the run-time
 //! board), [`children`] (the current node's children: [`knight_moves`],
 //! [`onward`] counts of every square, the [`dead_end`] judge and
 //! [`move_select`]), [`stack`], [`resume`] (the resume level, which takes a
-//! backtrack's move) and [`job_path`] (jobs as paths). This file is the state
-//! machine that drives them.
+//! backtrack's move), [`job_share`] (its share of a split search, with
+//! [`job_path`]: jobs as paths) and [`tour_stream`] (a tour out, square by
+//! square). This file is the state machine that drives them; its port is the
+//! [`EnginePort`] every engine kind has.
 
 pub mod arguments;
 pub mod board_setup;
@@ -42,6 +45,7 @@ pub mod move_select;
 pub mod onward;
 pub mod resume;
 pub mod stack;
+pub mod tour_stream;
 
 use rust_hdl::prelude::*;
 
@@ -55,6 +59,7 @@ use job_share::JobShare;
 use knight_moves::KnightMoves;
 use resume::ResumeLevel;
 use stack::Stack;
+use tour_stream::TourStream;
 
 /// An engine's part in sharing a search (see [`EnginePort::split_level`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -121,6 +126,7 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     stack: Stack<SQ, LB>,
     resume: ResumeLevel<SQ, LB>,
     share: JobShare<LB>,
+    tour: TourStream<LB>,
 
     // The request, latched at start.
     state: DFF<EngineState>,
@@ -141,12 +147,9 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     depth: DFF<Bits<LB>>,
     visited: DFF<Bits<SQ>>,
     reported: DFF<bool>,
-    emit_level: DFF<Bits<LB>>,
-    emit_wait: DFF<bool>,
     tour_count: DFF<Bits<48>>,
 
     // Combinational values.
-    tour_square: Signal<Local, Bits<LB>>,
     start_one_hot: Signal<Local, Bits<SQ>>,
     prefix_one_hot: Signal<Local, Bits<SQ>>,
     at_tour: Signal<Local, bool>,
@@ -204,6 +207,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             stack: Default::default(),
             resume: ResumeLevel::new(geometry, warnsdorff),
             share: JobShare::new(role == JobRole::Walker),
+            tour: Default::default(),
             state: Default::default(),
             start_index: Default::default(),
             want_closed: Default::default(),
@@ -220,10 +224,7 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             depth: Default::default(),
             visited: Default::default(),
             reported: Default::default(),
-            emit_level: Default::default(),
-            emit_wait: Default::default(),
             tour_count: Default::default(),
-            tour_square: Default::default(),
             start_one_hot: Default::default(),
             prefix_one_hot: Default::default(),
             at_tour: Default::default(),
@@ -264,11 +265,9 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             depth,
             visited,
             reported,
-            emit_level,
-            emit_wait,
             tour_count
         );
-        clock!(self, clock, board_setup, stack, resume, share);
+        clock!(self, clock, board_setup, stack, resume, share, tour);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
 
@@ -373,9 +372,17 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.board_setup.width.next = self.request.width.val();
         self.board_setup.height.next = self.request.height.val();
         self.prefix_ready.next = false;
-        self.tour_square.next = self.stack.square.val();
-        self.port.item_valid.next = false;
-        self.port.item_last.next = false;
+        // A tour found goes out square by square.
+        self.tour.found.next = false;
+        self.tour.active.next = self.state.q.val() == EngineState::Emit;
+        self.tour.depth.next = self.depth.q.val();
+        self.tour.current_index.next = self.current_index.q.val();
+        self.tour.stack_square.next = self.stack.square.val();
+        self.tour.cancel.next = self.port.cancel.val();
+        self.tour.ready.next = self.port.item_ready.val();
+        self.port.item.next = bit_cast::<8, LB>(self.tour.square.val());
+        self.port.item_valid.next = self.tour.valid.val();
+        self.port.item_last.next = self.tour.last.val();
         self.port.busy.next = false;
         self.port.streaming.next = self.state.q.val() == EngineState::Emit;
         self.port.result_items.next = self.board_setup.area.val();
@@ -459,8 +466,7 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 } else if self.at_tour.val() & !self.reported.q.val() & !self.count_mode.q.val() {
                     self.tour_count.d.next = self.tour_count.q.val() + 1;
                     self.reported.d.next = true;
-                    self.emit_level.d.next = 0.into();
-                    self.emit_wait.d.next = true;
+                    self.tour.found.next = true;
                     self.state.d.next = EngineState::Emit;
                 } else {
                     if self.at_tour.val() & self.count_mode.q.val() {
@@ -542,32 +548,13 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
             EngineState::Emit => {
                 // Stream the tour's squares from the stack, level by level.
                 self.port.busy.next = true;
-                self.stack.square_read_address.next = self.emit_level.q.val();
-                if self.emit_level.q.val() == self.depth.q.val() {
-                    self.tour_square.next = self.current_index.q.val();
-                }
-                // A tour being streamed is never cut short: cancel takes
-                // effect here only before its first square is taken, else
-                // back in Run.
-                self.port.item_valid.next = !self.emit_wait.q.val();
-                self.port.item_last.next = self.emit_level.q.val() == self.depth.q.val();
-                if self.port.cancel.val() & !self.emit_level.q.val().any() & !self.port.item_ready.val() {
+                self.stack.square_read_address.next = self.tour.read_level.val();
+                if self.tour.cancelled.val() {
                     self.state.d.next = EngineState::Done;
-                } else if self.emit_wait.q.val() {
-                    self.emit_wait.d.next = false;
-                } else if self.port.item_ready.val() {
-                    if self.emit_level.q.val() == self.depth.q.val() {
-                        if self.standalone.val()
-                            & self.limit.val().any()
-                            & (self.tour_count.q.val() == self.limit.val())
-                        {
-                            self.state.d.next = EngineState::Done;
-                        } else {
-                            self.state.d.next = EngineState::Run;
-                        }
-                    } else {
-                        self.emit_level.d.next = self.emit_level.q.val() + 1;
-                        self.emit_wait.d.next = true;
+                } else if self.tour.finished.val() {
+                    self.state.d.next = EngineState::Run;
+                    if self.standalone.val() & self.limit.val().any() & (self.tour_count.q.val() == self.limit.val()) {
+                        self.state.d.next = EngineState::Done;
                     }
                 }
             }
@@ -654,6 +641,5 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.share.walk_over.next = self.walk_over.val();
         self.share.job_starts.next = self.rejoin_job.val() | self.fresh_job.val();
         self.share.judging.next = self.children_judged.val() & self.count_mode.q.val() & !self.entered_dead.q.val();
-        self.port.item.next = bit_cast::<8, LB>(self.tour_square.val());
     }
 }

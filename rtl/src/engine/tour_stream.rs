@@ -13,7 +13,7 @@ pub struct TourStream<const LB: usize> {
     pub clock: Signal<In, Clock>,
     /// Starts a tour that ends at level `depth` (its last square
     /// `current_index`).
-    pub begin: Signal<In, bool>,
+    pub found: Signal<In, bool>,
     /// The tour is being streamed (the engine's Emit state).
     pub active: Signal<In, bool>,
     pub depth: Signal<In, Bits<LB>>,
@@ -65,9 +65,51 @@ impl<const LB: usize> Logic for TourStream<LB> {
                 }
             }
         }
-        if self.begin.val() {
+        if self.found.val() {
             self.level.d.next = 0.into();
             self.waiting.d.next = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tour of three squares (two on the stack, the last the current
+    /// square) comes out in order under back-pressure, each square once.
+    #[test]
+    fn streams_the_stack_then_the_current_square() {
+        let mut uut = TourStream::<4>::default();
+        uut.connect_all();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<TourStream<4>>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<TourStream<4>>| {
+            let mut x = sim.init()?;
+            let stack = [5u64, 9];
+            x.depth.next = 2.into();
+            x.current_index.next = 3.into();
+            x.found.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.found.next = false;
+            x.active.next = true;
+            let mut taken = Vec::new();
+            for clock in 0..20u64 {
+                // The stack: the entry asked for, a clock later.
+                let level = x.read_level.val().index();
+                let ready = clock % 3 != 1;
+                x.ready.next = ready;
+                if x.valid.val() & ready {
+                    taken.push((x.square.val().to_u64(), x.last.val()));
+                    // (The engine leaves its Emit state on `finished`.)
+                    x.active.next = !x.last.val();
+                }
+                wait_clock_cycle!(sim, clock, x);
+                x.stack_square.next = stack.get(level).copied().unwrap_or(0).into();
+            }
+            sim_assert_eq!(sim, taken, vec![(5, false), (9, false), (3, true)], x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 10_000).unwrap();
     }
 }
