@@ -166,3 +166,89 @@ impl Logic for ResponseSender {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crc::tests::crc16;
+    use knights_protocol::{response, SYNC};
+    use std::sync::{Arc, Mutex};
+
+    /// The frame's bytes before the squares, as the accelerator loads them.
+    fn header(kind: u8, length: usize, payload: &[u8]) -> Vec<u8> {
+        let mut bytes = vec![SYNC, length as u8, (length >> 8) as u8, kind];
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    /// Sends one frame with the UART ready only every third clock and the
+    /// squares (if any) offered only every other clock; returns what the
+    /// UART took.
+    fn send(header: Vec<u8>, squares: Vec<u8>) -> Vec<u8> {
+        let mut uut = ResponseSender::default();
+        uut.connect_all();
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let out = sent.clone();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<ResponseSender>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<ResponseSender>| {
+            let mut x = sim.init()?;
+            wait_clock_true!(sim, clock, x);
+            let mut bits = Bits::<FRAME_BITS>::default();
+            for (i, &byte) in header.iter().enumerate() {
+                bits = bits | (bit_cast::<FRAME_BITS, 8>(u64::from(byte).into()) << (8 * i as u64));
+            }
+            sim_assert!(sim, x.idle.val(), x);
+            x.header.next = bits;
+            x.header_bytes.next = (header.len() as u64).into();
+            x.with_squares.next = !squares.is_empty();
+            x.load.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.load.next = false;
+            let mut next = 0;
+            for clock in 0..(header.len() + squares.len() + 2) * 3 + 20 {
+                x.tx_ready.next = clock % 3 == 2;
+                let offer = next < squares.len() && clock % 2 == 0;
+                x.square_valid.next = offer;
+                x.square.next = u64::from(if offer { squares[next] } else { 0xEE }).into();
+                x.square_last.next = next + 1 == squares.len();
+                // Half a clock on, the outputs have settled: what the next edge takes.
+                wait_clock_false!(sim, clock, x);
+                sim_assert!(sim, !x.tx_send.val() | x.tx_ready.val(), x);
+                if x.tx_send.val() {
+                    out.lock().unwrap().push(x.tx_data.val().index() as u8);
+                }
+                if offer && x.square_ready.val() {
+                    next += 1;
+                }
+                wait_clock_true!(sim, clock, x);
+            }
+            sim_assert!(sim, x.idle.val(), x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 1_000_000).unwrap();
+        let bytes = std::mem::take(&mut *sent.lock().unwrap());
+        bytes
+    }
+
+    fn with_crc(mut bytes: Vec<u8>) -> Vec<u8> {
+        let crc = crc16(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_header_only_frame_goes_out_byte_for_byte() {
+        let ack = header(response::ACK, 1, &[0x02]);
+        assert_eq!(send(ack.clone(), vec![]), with_crc(ack));
+    }
+
+    #[test]
+    fn a_tour_goes_out_with_its_streamed_squares() {
+        // Sequence 0x01020304, engine 5, job 0x0A0B0C0D, then 12 squares.
+        let squares: Vec<u8> = vec![0, 7, 9, 2, 11, 4, 1, 8, 10, 3, 5, 6];
+        let tour_header = header(response::TOUR, 9 + squares.len(), &[4, 3, 2, 1, 5, 0x0D, 0x0C, 0x0B, 0x0A]);
+        let expected = with_crc([tour_header.clone(), squares.clone()].concat());
+        assert_eq!(send(tour_header, squares), expected);
+    }
+}
