@@ -229,7 +229,7 @@ impl Logic for CommandReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crc::tests::crc16;
+    use knights_protocol::codec::frame;
     use std::sync::{Arc, Mutex};
 
     const TIMEOUT: u64 = 40;
@@ -246,14 +246,6 @@ mod tests {
     enum Input {
         Bytes(Vec<u8>),
         Quiet(u64),
-    }
-
-    fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
-        let mut bytes = vec![SYNC, payload.len() as u8, (payload.len() >> 8) as u8, kind];
-        bytes.extend_from_slice(payload);
-        let crc = crc16(&bytes);
-        bytes.extend_from_slice(&crc.to_le_bytes());
-        bytes
     }
 
     /// Feeds the input a byte every third clock, as a fast UART would.

@@ -27,14 +27,14 @@ impl Logic for Crc16Step {
 }
 
 /// The CRC's initial value.
-pub const CRC_INIT: u64 = 0xFFFF;
+pub const CRC_INIT: u64 = knights_protocol::crc::INIT as u64;
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// CRC-16/CCITT-FALSE bit by bit, as the catalogue defines it.
-    pub(crate) fn crc16(bytes: &[u8]) -> u16 {
+    fn crc16(bytes: &[u8]) -> u16 {
         let mut crc = CRC_INIT as u16;
         for &byte in bytes {
             crc ^= u16::from(byte) << 8;

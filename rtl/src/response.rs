@@ -170,16 +170,9 @@ impl Logic for ResponseSender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crc::tests::crc16;
-    use knights_protocol::{response, SYNC};
+    use knights_protocol::codec::{Counters, Response, TOUR_HEADER};
+    use knights_protocol::status;
     use std::sync::{Arc, Mutex};
-
-    /// The frame's bytes before the squares, as the accelerator loads them.
-    fn header(kind: u8, length: usize, payload: &[u8]) -> Vec<u8> {
-        let mut bytes = vec![SYNC, length as u8, (length >> 8) as u8, kind];
-        bytes.extend_from_slice(payload);
-        bytes
-    }
 
     /// Sends one frame with the UART ready only every third clock and the
     /// squares (if any) offered only every other clock; returns what the
@@ -231,24 +224,25 @@ mod tests {
         bytes
     }
 
-    fn with_crc(mut bytes: Vec<u8>) -> Vec<u8> {
-        let crc = crc16(&bytes);
-        bytes.extend_from_slice(&crc.to_le_bytes());
-        bytes
-    }
-
     #[test]
     fn a_header_only_frame_goes_out_byte_for_byte() {
-        let ack = header(response::ACK, 1, &[0x02]);
-        assert_eq!(send(ack.clone(), vec![]), with_crc(ack));
+        // DONE: the longest fixed-size response fills the whole header.
+        let counters = Counters { tours: 0x0102_0304_0506, nodes: 0xFFFF_FFFF_FFFF, cycles: 7, engine_cycles: 0 };
+        let frame = Response::Done { status: status::EXHAUSTED, counters }.encode();
+        assert_eq!(frame.len() * 8, FRAME_BITS + 16);
+        // The sender is loaded with everything but the CRC, which it adds.
+        assert_eq!(send(frame[..frame.len() - 2].to_vec(), vec![]), frame);
+        let ack = Response::Ack { command: 2 }.encode();
+        assert_eq!(send(ack[..ack.len() - 2].to_vec(), vec![]), ack);
     }
 
     #[test]
     fn a_tour_goes_out_with_its_streamed_squares() {
-        // Sequence 0x01020304, engine 5, job 0x0A0B0C0D, then 12 squares.
         let squares: Vec<u8> = vec![0, 7, 9, 2, 11, 4, 1, 8, 10, 3, 5, 6];
-        let tour_header = header(response::TOUR, 9 + squares.len(), &[4, 3, 2, 1, 5, 0x0D, 0x0C, 0x0B, 0x0A]);
-        let expected = with_crc([tour_header.clone(), squares.clone()].concat());
-        assert_eq!(send(tour_header, squares), expected);
+        let frame =
+            Response::Tour { sequence: 0x0102_0304, engine: 5, job: 0x0A0B_0C0D, squares: squares.clone() }.encode();
+        // Loaded with sync, length, type and the TOUR header; the squares are streamed.
+        let header = frame[..4 + TOUR_HEADER].to_vec();
+        assert_eq!(send(header, squares), frame);
     }
 }
