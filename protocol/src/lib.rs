@@ -1,11 +1,24 @@
-//! The numbers of the link between a host and a knights device, as
-//! `docs/protocol.md` specifies them: the one definition that the hardware
-//! (`knights-rtl`, which builds them into the accelerator) and the host
-//! (`knights::proto`) both use.
+//! The link between a host and a knights device, as `docs/protocol.md`
+//! specifies it. Its numbers (this module) and [`crc`] are `no_std`: the one
+//! definition that the hardware (`knights-rtl`, which builds them into the
+//! accelerator) and the host both use. With the `alloc` feature (on by
+//! default, through `std`), [`codec`] and [`decoder`] turn messages into
+//! frames and back; the host re-exports them as `knights::proto`.
 //!
 //! A frame is `SYNC`, a 16-bit little-endian payload length, a type byte,
-//! the payload, and a CRC-16 of the type and payload.
+//! the payload, and a CRC-16 of everything before it.
 #![no_std]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+#[cfg(feature = "alloc")]
+pub mod codec;
+pub mod crc;
+#[cfg(feature = "alloc")]
+pub mod decoder;
 
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;

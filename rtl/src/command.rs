@@ -225,3 +225,103 @@ impl Logic for CommandReceiver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use knights_protocol::codec::frame;
+    use std::sync::{Arc, Mutex};
+
+    const TIMEOUT: u64 = 40;
+
+    /// What the receiver reported, in order.
+    #[derive(Debug, PartialEq)]
+    enum Event {
+        Command { command: u8, payload: Vec<u8> },
+        Error { code: u8, command: u8 },
+    }
+
+    /// What the line delivers.
+    #[derive(Clone)]
+    enum Input {
+        Bytes(Vec<u8>),
+        Quiet(u64),
+    }
+
+    /// Feeds the input a byte every third clock, as a fast UART would.
+    fn receive(input: Vec<Input>) -> Vec<Event> {
+        let mut uut = CommandReceiver::new(TIMEOUT);
+        uut.connect_all();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let out = events.clone();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<CommandReceiver>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<CommandReceiver>| {
+            let mut x = sim.init()?;
+            let clocks = input.iter().flat_map(|part| match part {
+                Input::Bytes(bytes) => bytes.iter().flat_map(|&b| [Some(b), None, None]).collect::<Vec<_>>(),
+                Input::Quiet(clocks) => vec![None; *clocks as usize],
+            });
+            // Some quiet after, for the last frame to be judged.
+            for octet in clocks.chain([None; 8]) {
+                x.octet_valid.next = octet.is_some();
+                x.octet.next = u64::from(octet.unwrap_or(0)).into();
+                wait_clock_cycle!(sim, clock, x);
+                if x.command_valid.val() {
+                    let payload = x.payload.val();
+                    let payload = (0..PAYLOAD_BITS / 8).map(|i| payload.get_bits::<8>(8 * i).index() as u8).collect();
+                    out.lock().unwrap().push(Event::Command { command: x.command.val().index() as u8, payload });
+                }
+                if x.error_valid.val() {
+                    let (code, command) = (x.error_code.val().index() as u8, x.error_command.val().index() as u8);
+                    out.lock().unwrap().push(Event::Error { code, command });
+                }
+            }
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 1_000_000).unwrap();
+        let events = std::mem::take(&mut *events.lock().unwrap());
+        events
+    }
+
+    const SOLVE: [u8; 11] = [8, 6, 1, 2, 0x0B, 0x78, 0x56, 0x34, 0x12, 3, 0xFF];
+
+    fn solve() -> Event {
+        Event::Command { command: command::SOLVE, payload: SOLVE.to_vec() }
+    }
+
+    #[test]
+    fn a_good_frame_gives_its_command_and_payload() {
+        let events =
+            receive(vec![Input::Bytes(frame(command::SOLVE, &SOLVE)), Input::Bytes(frame(command::STATUS, &[]))]);
+        // STATUS has no payload: the receiver keeps the last one, so only its type counts.
+        assert!(matches!(events[1], Event::Command { command: command::STATUS, .. }), "{events:?}");
+        assert_eq!(events[..1], [solve()]);
+        assert_eq!(events.len(), 2);
+    }
+
+    #[test]
+    fn a_bad_crc_gives_bad_crc_with_the_type() {
+        let mut bad = frame(command::SOLVE, &SOLVE);
+        bad[6] ^= 0x10;
+        let events = receive(vec![Input::Bytes(bad), Input::Bytes(frame(command::SOLVE, &SOLVE))]);
+        assert_eq!(events, [Event::Error { code: error::BAD_CRC, command: command::SOLVE }, solve()]);
+    }
+
+    #[test]
+    fn a_frame_that_stops_arriving_is_dropped_after_the_timeout() {
+        let good = frame(command::SOLVE, &SOLVE);
+        let (head, tail) = (Input::Bytes(good[..7].to_vec()), Input::Bytes(good[7..].to_vec()));
+        let events = receive(vec![head.clone(), Input::Quiet(TIMEOUT + 5), Input::Bytes(good)]);
+        assert_eq!(events, [Event::Error { code: error::TRUNCATED, command: command::SOLVE }, solve()]);
+        // A pause a little shorter than the timeout: the frame is still whole.
+        assert_eq!(receive(vec![head, Input::Quiet(TIMEOUT - 5), tail]), [solve()]);
+    }
+
+    #[test]
+    fn noise_before_sync_is_skipped() {
+        let noise = vec![0x00, 0xFF, 0x5A, 0x13, 0x02];
+        let events = receive(vec![Input::Bytes(noise), Input::Bytes(frame(command::SOLVE, &SOLVE))]);
+        assert_eq!(events, [solve()]);
+    }
+}

@@ -27,4 +27,53 @@ impl Logic for Crc16Step {
 }
 
 /// The CRC's initial value.
-pub const CRC_INIT: u64 = 0xFFFF;
+pub const CRC_INIT: u64 = knights_protocol::crc::INIT as u64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CRC-16/CCITT-FALSE bit by bit, as the catalogue defines it.
+    fn crc16(bytes: &[u8]) -> u16 {
+        let mut crc = CRC_INIT as u16;
+        for &byte in bytes {
+            crc ^= u16::from(byte) << 8;
+            for _ in 0..8 {
+                crc = if crc & 0x8000 != 0 { crc << 1 ^ 0x1021 } else { crc << 1 };
+            }
+        }
+        crc
+    }
+
+    /// The CRC of `bytes` through the block, one step per byte.
+    fn hardware_crc(uut: &mut Crc16Step, bytes: &[u8]) -> u16 {
+        let mut crc = CRC_INIT;
+        for &byte in bytes {
+            uut.crc.next = crc.into();
+            uut.octet.next = u64::from(byte).into();
+            assert!(simulate(uut, 100), "settles");
+            crc = uut.updated.val().index() as u64;
+        }
+        crc as u16
+    }
+
+    #[test]
+    fn gives_the_catalogued_check_value() {
+        let mut uut = Crc16Step::default();
+        uut.connect_all();
+        // The check value of CRC-16/CCITT-FALSE (docs/protocol.md).
+        assert_eq!(crc16(b"123456789"), 0x29B1);
+        assert_eq!(hardware_crc(&mut uut, b"123456789"), 0x29B1);
+    }
+
+    #[test]
+    fn every_octet_steps_as_the_reference() {
+        let mut uut = Crc16Step::default();
+        uut.connect_all();
+        for byte in 0..=255u8 {
+            // After a prefix, so the CRC going in is not always the initial value.
+            let bytes = [0xA5, byte.wrapping_mul(37), byte];
+            assert_eq!(hardware_crc(&mut uut, &bytes), crc16(&bytes), "{bytes:02x?}");
+        }
+    }
+}

@@ -166,3 +166,83 @@ impl Logic for ResponseSender {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use knights_protocol::codec::{Counters, Response, TOUR_HEADER};
+    use knights_protocol::status;
+    use std::sync::{Arc, Mutex};
+
+    /// Sends one frame with the UART ready only every third clock and the
+    /// squares (if any) offered only every other clock; returns what the
+    /// UART took.
+    fn send(header: Vec<u8>, squares: Vec<u8>) -> Vec<u8> {
+        let mut uut = ResponseSender::default();
+        uut.connect_all();
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let out = sent.clone();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<ResponseSender>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<ResponseSender>| {
+            let mut x = sim.init()?;
+            wait_clock_true!(sim, clock, x);
+            let mut bits = Bits::<FRAME_BITS>::default();
+            for (i, &byte) in header.iter().enumerate() {
+                bits = bits | (bit_cast::<FRAME_BITS, 8>(u64::from(byte).into()) << (8 * i as u64));
+            }
+            sim_assert!(sim, x.idle.val(), x);
+            x.header.next = bits;
+            x.header_bytes.next = (header.len() as u64).into();
+            x.with_squares.next = !squares.is_empty();
+            x.load.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.load.next = false;
+            let mut next = 0;
+            for clock in 0..(header.len() + squares.len() + 2) * 3 + 20 {
+                x.tx_ready.next = clock % 3 == 2;
+                let offer = next < squares.len() && clock % 2 == 0;
+                x.square_valid.next = offer;
+                x.square.next = u64::from(if offer { squares[next] } else { 0xEE }).into();
+                x.square_last.next = next + 1 == squares.len();
+                // Half a clock on, the outputs have settled: what the next edge takes.
+                wait_clock_false!(sim, clock, x);
+                sim_assert!(sim, !x.tx_send.val() | x.tx_ready.val(), x);
+                if x.tx_send.val() {
+                    out.lock().unwrap().push(x.tx_data.val().index() as u8);
+                }
+                if offer && x.square_ready.val() {
+                    next += 1;
+                }
+                wait_clock_true!(sim, clock, x);
+            }
+            sim_assert!(sim, x.idle.val(), x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 1_000_000).unwrap();
+        let bytes = std::mem::take(&mut *sent.lock().unwrap());
+        bytes
+    }
+
+    #[test]
+    fn a_header_only_frame_goes_out_byte_for_byte() {
+        // DONE: the longest fixed-size response fills the whole header.
+        let counters = Counters { tours: 0x0102_0304_0506, nodes: 0xFFFF_FFFF_FFFF, cycles: 7, engine_cycles: 0 };
+        let frame = Response::Done { status: status::EXHAUSTED, counters }.encode();
+        assert_eq!(frame.len() * 8, FRAME_BITS + 16);
+        // The sender is loaded with everything but the CRC, which it adds.
+        assert_eq!(send(frame[..frame.len() - 2].to_vec(), vec![]), frame);
+        let ack = Response::Ack { command: 2 }.encode();
+        assert_eq!(send(ack[..ack.len() - 2].to_vec(), vec![]), ack);
+    }
+
+    #[test]
+    fn a_tour_goes_out_with_its_streamed_squares() {
+        let squares: Vec<u8> = vec![0, 7, 9, 2, 11, 4, 1, 8, 10, 3, 5, 6];
+        let frame =
+            Response::Tour { sequence: 0x0102_0304, engine: 5, job: 0x0A0B_0C0D, squares: squares.clone() }.encode();
+        // Loaded with sync, length, type and the TOUR header; the squares are streamed.
+        let header = frame[..4 + TOUR_HEADER].to_vec();
+        assert_eq!(send(header, squares), frame);
+    }
+}

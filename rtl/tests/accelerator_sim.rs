@@ -1,15 +1,14 @@
 //! The accelerator in rust-hdl's own simulator, spoken to over its UART:
 //! what a build without Warnsdorff's order reports, refuses and still does.
 //! (The Verilator-simulated board, with every feature, is in
-//! `simulated_board.rs`.)
-
-mod common;
-use common::{reference, spec};
+//! `tests/tests/simulated_board.rs`.)
 
 use std::sync::{Arc, Mutex};
 
-use knights::proto::{code, Command, ErrorCode, FrameDecoder, Response, SolveRequest};
-use knights::{Goal, MoveOrder, SearchSpec};
+use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
+use knights_protocol::codec::{Command, ErrorCode, Response, SolveRequest};
+use knights_protocol::decoder::FrameDecoder;
+use knights_protocol::{command, status};
 use knights_rtl::accelerator::{Accelerator, Features, LinkSettings};
 use rust_hdl::prelude::*;
 
@@ -65,8 +64,10 @@ fn converse(features: Features, commands: &[Command], clocks: usize) -> Vec<Resp
     std::iter::from_fn(|| frames.next_frame()).map(|frame| frame.expect("a well-formed frame")).collect()
 }
 
-fn open_4x3(order: MoveOrder) -> SearchSpec {
-    SearchSpec { order, ..spec("4x3", "a1", false) }
+/// The CPU reference's outcome for the first open tour of 4x3 from a1, unpruned.
+fn reference(order: MoveOrder) -> Outcome {
+    let spec = SearchSpec { order, ..SearchSpec::exhaustive(BoardSize::new(4, 3), Square::new(0, 0), false) };
+    Searcher::new(spec).unwrap().tours(Goal::First(1)).0
 }
 
 /// SOLVE: the first open tour of 4x3 from a1, unpruned (the orders find the
@@ -103,13 +104,13 @@ fn a_build_without_warnsdorff_says_so_and_refuses_it() {
     assert!(!identity.warnsdorff && identity.prune, "{identity:?}");
     assert_eq!(
         answers.get(1),
-        Some(&Response::Error { code: ErrorCode::BadArgument, command: code::SOLVE }),
+        Some(&Response::Error { code: ErrorCode::BadArgument, command: command::SOLVE }),
         "{answers:?}"
     );
     // The fixed order still runs.
-    assert_eq!(answers.get(2), Some(&Response::Ack { command: code::SOLVE }), "{answers:?}");
-    let (expected, _) = reference(open_4x3(MoveOrder::Fixed), Goal::First(1));
-    assert_eq!(outcome(&answers), (code::STATUS_FOUND, expected.nodes));
+    assert_eq!(answers.get(2), Some(&Response::Ack { command: command::SOLVE }), "{answers:?}");
+    let expected = reference(MoveOrder::Fixed);
+    assert_eq!(outcome(&answers), (status::FOUND, expected.nodes));
 }
 
 #[test]
@@ -117,9 +118,9 @@ fn a_build_with_warnsdorff_says_so_and_runs_it() {
     let answers = converse(Features::ALL, &[Command::Identify, first_tour(MoveOrder::Warnsdorff)], 10_000);
     let Some(Response::Identity(identity)) = answers.first() else { panic!("IDENTITY first: {answers:?}") };
     assert!(identity.warnsdorff && identity.prune, "{identity:?}");
-    assert_eq!(answers.get(1), Some(&Response::Ack { command: code::SOLVE }), "{answers:?}");
-    let (expected, _) = reference(open_4x3(MoveOrder::Warnsdorff), Goal::First(1));
-    let (fixed, _) = reference(open_4x3(MoveOrder::Fixed), Goal::First(1));
+    assert_eq!(answers.get(1), Some(&Response::Ack { command: command::SOLVE }), "{answers:?}");
+    let expected = reference(MoveOrder::Warnsdorff);
+    let fixed = reference(MoveOrder::Fixed);
     assert_ne!(expected.nodes, fixed.nodes, "the orders must differ here for the test to tell them apart");
-    assert_eq!(outcome(&answers), (code::STATUS_FOUND, expected.nodes));
+    assert_eq!(outcome(&answers), (status::FOUND, expected.nodes));
 }

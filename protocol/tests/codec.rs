@@ -1,8 +1,9 @@
-//! Property tests of the host's frame decoder: it never panics on any byte
-//! stream, and it recovers every frame that noise did not touch.
+//! Property tests of the frame decoder: it never panics on any byte stream,
+//! and it recovers every frame that noise did not touch.
 
-use knights::proto::{self, Command, Counters, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, SYNC};
-use knights_protocol::length;
+use knights_protocol::codec::{Command, Counters, ErrorCode, Identity, Response, SolveRequest, OVERHEAD};
+use knights_protocol::decoder::FrameDecoder;
+use knights_protocol::{length, SYNC};
 use proptest::prelude::*;
 
 const MAX_PAYLOAD: usize = 265;
@@ -123,14 +124,14 @@ fn encoded_frames_have_the_protocols_payload_lengths() {
         split: 0,
         engines: 0,
     });
-    assert_eq!(solve.encode().len() as u64, u64::from(length::SOLVE) + proto::OVERHEAD as u64);
+    assert_eq!(solve.encode().len() as u64, u64::from(length::SOLVE) + OVERHEAD as u64);
     let progress = Response::Progress { searching: true, counters: Default::default() };
-    assert_eq!(progress.encode().len() as u64, u64::from(length::COUNTERS) + proto::OVERHEAD as u64);
+    assert_eq!(progress.encode().len() as u64, u64::from(length::COUNTERS) + OVERHEAD as u64);
     let done = Response::Done { status: 1, counters: Default::default() };
-    assert_eq!(done.encode().len() as u64, u64::from(length::COUNTERS) + proto::OVERHEAD as u64);
+    assert_eq!(done.encode().len() as u64, u64::from(length::COUNTERS) + OVERHEAD as u64);
     let error = Response::Error { code: ErrorCode::Busy, command: 2 };
-    assert_eq!(error.encode().len() as u64, u64::from(length::ERROR) + proto::OVERHEAD as u64);
-    assert_eq!(Response::Ack { command: 1 }.encode().len() as u64, u64::from(length::ACK) + proto::OVERHEAD as u64);
+    assert_eq!(error.encode().len() as u64, u64::from(length::ERROR) + OVERHEAD as u64);
+    assert_eq!(Response::Ack { command: 1 }.encode().len() as u64, u64::from(length::ACK) + OVERHEAD as u64);
     let tour = Response::Tour { sequence: 1, engine: 0, job: 0, squares: Vec::new() };
-    assert_eq!(tour.encode().len() as u64, u64::from(length::TOUR_HEADER) + proto::OVERHEAD as u64);
+    assert_eq!(tour.encode().len() as u64, u64::from(length::TOUR_HEADER) + OVERHEAD as u64);
 }
