@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
 
-use crate::bitstream::BuildReport;
 use crate::board::{BoardSize, Square};
+use crate::build_report::BuildReport;
 use crate::device::CpuDevice;
 use crate::link::LinkedDevice;
 use crate::query::{self, Query};

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::query::UsageError;
+use crate::error::UsageError;
 use crate::search::MoveOrder;
 
 /// The board files, as compiled into the binary.
@@ -74,7 +74,7 @@ pub struct Build {
 }
 
 /// A feature's default, in board files and build reports: built in.
-pub(crate) fn built_in() -> bool {
+fn built_in() -> bool {
     true
 }
 

@@ -3,9 +3,8 @@
 
 use std::fmt;
 
-use anyhow::Result;
-
 use crate::board::{BoardSize, Square};
+use crate::error::DeviceError;
 use crate::link::LinkFigures;
 use crate::parallel;
 use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
@@ -14,7 +13,7 @@ use crate::validate::check_tour;
 /// Receives a device's results while it runs.
 pub trait Sink {
     /// A tour as the device reported it; an error stops the search.
-    fn tour(&mut self, tour: &[Square]) -> Result<()>;
+    fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError>;
     /// Running totals; returning [`Flow::Stop`] aborts the search.
     fn progress(&mut self, nodes: u64, tours: u64) -> Flow;
 }
@@ -68,7 +67,7 @@ pub trait Device {
     /// Runs one search. In first-K mode every tour goes to `sink`; in count
     /// mode a device may count without sending tours, but the tours it counts
     /// must have been validated where they were found.
-    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report>;
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError>;
 }
 
 /// The CPU reference search, counting on several threads.
@@ -102,13 +101,14 @@ impl Device for CpuDevice {
         BoardSize::square(Self::MAX_SIDE)
     }
 
-    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report> {
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         let outcome = if goal == Goal::CountAll && self.threads > 1 {
             let check = |tour: &[Square]| check_tour(spec.board, spec.start, spec.closed, tour);
-            parallel::count_all(spec, self.threads, &check, &mut |nodes, tours| sink.progress(nodes, tours))?
+            parallel::count_all(spec, self.threads, &check, &mut |nodes, tours| sink.progress(nodes, tours))
+                .map_err(DeviceError::Reference)?
         } else {
             let mut relay = Relay { spec, goal, sink, error: None };
-            let outcome = Searcher::new(*spec)?.run(goal, &mut relay);
+            let outcome = Searcher::new(*spec).map_err(DeviceError::Reference)?.run(goal, &mut relay);
             if let Some(error) = relay.error {
                 return Err(error);
             }
@@ -124,14 +124,16 @@ struct Relay<'a> {
     spec: &'a SearchSpec,
     goal: Goal,
     sink: &'a mut dyn Sink,
-    error: Option<anyhow::Error>,
+    error: Option<DeviceError>,
 }
 
 impl Observer for Relay<'_> {
     fn tour(&mut self, tour: &[Square]) -> Flow {
         let result = match self.goal {
             Goal::First(_) => self.sink.tour(tour),
-            Goal::CountAll => check_tour(self.spec.board, self.spec.start, self.spec.closed, tour),
+            Goal::CountAll => {
+                check_tour(self.spec.board, self.spec.start, self.spec.closed, tour).map_err(DeviceError::Reference)
+            }
         };
         match result {
             Ok(()) => Flow::Continue,

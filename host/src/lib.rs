@@ -3,24 +3,36 @@
 //! Layers, bottom up: the model (`knights_model`, re-exported: [`board`],
 //! [`moves`], [`search`], the CPU reference the RTL must match node for node,
 //! [`parallel`] and [`validate`], the checker every reported tour goes
-//! through), [`device`] (one API over every place a
-//! search can run), [`proto`] (the link protocol, pure), [`transport`] (byte
-//! pipes: serial port, simulated board), [`link`] (devices over a transport),
-//! [`render`] (text, JSON and SVG output) and [`cli`].
+//! through), [`device`] (one API over every place a search can run, with
+//! [`query`] checking a request and validating its answer, and
+//! [`error::DeviceError`] for what goes wrong), [`proto`] (the link
+//! protocol, pure), [`transport`] (byte pipes: serial port, simulated
+//! board), [`link`] (devices over a transport), [`render`] (text, JSON and
+//! SVG output), [`build_report`] and [`bench`](mod@bench).
+//!
+//! Cargo features, both on by default:
+//! - `sim`: the simulated board (the accelerator's Verilog under Verilator,
+//!   from `knights-sim`): `transport::SimTransport` and
+//!   `transport::serve_simulated_board`.
+//! - `fpga`: the FPGA flow (the RTL from `knights-rtl`, rust-hdl): `boards`
+//!   and `bitstream`.
+//!
+//! Without them (`--no-default-features`) the library has the model, the
+//! protocol, the devices over a serial port and the output, and needs
+//! neither Verilator nor rust-hdl to build.
 
 pub mod bench;
+#[cfg(feature = "fpga")]
 pub mod bitstream;
+#[cfg(feature = "fpga")]
 pub mod boards;
-pub mod cli;
+pub mod build_report;
 pub mod device;
-pub mod dfu;
+pub mod error;
 pub mod link;
-pub mod pll;
-pub mod progress;
 pub mod proto;
 pub mod query;
 pub mod render;
-pub mod tool_log;
 pub mod transport;
 
 pub use knights_model::{board, moves, parallel, search, validate};

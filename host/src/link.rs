@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 use crate::board::{BoardSize, Square};
 use crate::device::{Device, EngineFigures, Report, Sink};
+use crate::error::{Capability, DeviceError, Direction};
 use crate::parallel::PrefixJobs;
 use crate::proto::{
     code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, MAX_SPLIT_LEVEL, VERSION,
@@ -69,17 +69,19 @@ impl<T: Transport> Link<T> {
         &mut self.transport
     }
 
-    pub fn send(&mut self, command: &Command) -> Result<()> {
+    pub fn send(&mut self, command: &Command) -> Result<(), DeviceError> {
         let bytes = command.encode();
-        self.transport
-            .write_all(&bytes)
-            .with_context(|| format!("cannot write to {}: was the board unplugged?", self.transport.describe()))?;
+        self.transport.write_all(&bytes).map_err(|source| DeviceError::LinkLost {
+            device: self.transport.describe(),
+            direction: Direction::Write,
+            source,
+        })?;
         self.bytes_sent += bytes.len() as u64;
         Ok(())
     }
 
     /// The next response, or `None` when none came within `timeout`.
-    pub fn receive(&mut self, timeout: Duration) -> Result<Option<Response>> {
+    pub fn receive(&mut self, timeout: Duration) -> Result<Option<Response>, DeviceError> {
         let deadline = Instant::now() + timeout;
         let mut buffer = [0u8; 1024];
         loop {
@@ -89,10 +91,9 @@ impl<T: Transport> Link<T> {
             let left = deadline.saturating_duration_since(Instant::now());
             // Wait in short slices so a sync byte from line noise is given up
             // once the line goes quiet instead of swallowing later frames.
-            let n = self
-                .transport
-                .read(&mut buffer, left.min(Duration::from_millis(100)))
-                .with_context(|| format!("cannot read from {}: was the board unplugged?", self.transport.describe()))?;
+            let n = self.transport.read(&mut buffer, left.min(Duration::from_millis(100))).map_err(|source| {
+                DeviceError::LinkLost { device: self.transport.describe(), direction: Direction::Read, source }
+            })?;
             self.bytes_received += n as u64;
             self.decoder.push(&buffer[..n]);
             if n == 0 {
@@ -109,7 +110,7 @@ impl<T: Transport> Link<T> {
 
     /// Asks the device what it is, skipping what an earlier session left on
     /// the line.
-    pub fn identify(&mut self, timeout: Duration) -> Result<Identity> {
+    pub fn identify(&mut self, timeout: Duration) -> Result<Identity, DeviceError> {
         self.send(&Command::Identify)?;
         let deadline = Instant::now() + timeout;
         loop {
@@ -117,21 +118,16 @@ impl<T: Transport> Link<T> {
             match self.receive(left)? {
                 Some(Response::Identity(identity)) => {
                     if identity.version != VERSION {
-                        bail!(
-                            "{} speaks protocol version {}, this host {VERSION}: flash a bitstream built from this \
-                             version of knights",
-                            self.transport.describe(),
-                            identity.version
-                        );
+                        return Err(DeviceError::Version {
+                            device: self.transport.describe(),
+                            version: identity.version,
+                            host: VERSION,
+                        });
                     }
                     return Ok(identity);
                 }
                 Some(_) => continue,
-                None => bail!(
-                    "no answer from {} within {:.1} s: is the bitstream loaded, and is the baud rate right?",
-                    self.transport.describe(),
-                    timeout.as_secs_f64()
-                ),
+                None => return Err(DeviceError::NoAnswer { device: self.transport.describe(), timeout }),
             }
         }
     }
@@ -163,7 +159,7 @@ impl<T: Transport> LinkedDevice<T> {
     /// Connects and identifies the device; `name` is how `--device` calls it.
     /// A search left running by an earlier session (one stopped with
     /// Ctrl-C, say) is aborted, so the device starts idle.
-    pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self> {
+    pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self, DeviceError> {
         let mut link = Link::new(transport);
         let identity = link.identify(timeout)?;
         let mut device = LinkedDevice { name, link, identity, timeout, split: None, engines: None };
@@ -197,10 +193,14 @@ impl<T: Transport> LinkedDevice<T> {
     }
 
     /// Uses only the first `engines` engines of the device (`None`: all).
-    pub fn set_engines(&mut self, engines: Option<u8>) -> Result<()> {
+    pub fn set_engines(&mut self, engines: Option<u8>) -> Result<(), DeviceError> {
         if let Some(n) = engines {
             if n == 0 || n > self.identity.engines {
-                bail!("--engines {n}: {} has 1 to {} engines", self.describe(), self.identity.engines);
+                return Err(DeviceError::Engines {
+                    device: self.describe(),
+                    requested: n,
+                    available: self.identity.engines,
+                });
             }
         }
         self.engines = engines;
@@ -240,31 +240,23 @@ impl<T: Transport> LinkedDevice<T> {
     }
 
     /// Waits for the next response of a running search.
-    fn next(&mut self) -> Result<Response> {
-        self.link.receive(self.timeout)?.ok_or_else(|| {
-            anyhow!(
-                "{} sent nothing for {:.1} s during a search: it may have been reset or unplugged (raise --timeout \
-                 if it is just slow)",
-                self.describe(),
-                self.timeout.as_secs_f64()
-            )
-        })
+    fn next(&mut self) -> Result<Response, DeviceError> {
+        self.link
+            .receive(self.timeout)?
+            .ok_or_else(|| DeviceError::Timeout { device: self.describe(), timeout: self.timeout })
     }
 
-    fn request(&self, spec: &SearchSpec, goal: Goal) -> Result<SolveRequest> {
-        let byte = |value: u16| u8::try_from(value).map_err(|_| anyhow!("{value} does not fit the protocol"));
+    fn request(&self, spec: &SearchSpec, goal: Goal) -> Result<SolveRequest, DeviceError> {
+        let byte = |value: u16| u8::try_from(value).map_err(|_| DeviceError::OutOfRange(value));
         if spec.order == MoveOrder::Warnsdorff && !self.identity.warnsdorff {
-            bail!("this bitstream was built without Warnsdorff's rule: use --order fixed or rebuild with it");
+            return Err(DeviceError::Unsupported(Capability::Warnsdorff));
         }
         if spec.prune && !self.identity.prune {
-            bail!("this bitstream has no dead-end pruning: use --no-prune or rebuild it with this version");
+            return Err(DeviceError::Unsupported(Capability::Pruning));
         }
         let split = self.split_level(spec);
         if split > MAX_SPLIT_LEVEL {
-            bail!(
-                "--split-level {split}: the device hands out jobs at most {MAX_SPLIT_LEVEL} levels deep; use \
-                 --split-level {MAX_SPLIT_LEVEL} or less"
-            );
+            return Err(DeviceError::SplitTooDeep { level: split, max: MAX_SPLIT_LEVEL });
         }
         Ok(SolveRequest {
             width: byte(spec.board.width)?,
@@ -294,7 +286,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
         BoardSize::new(u16::from(self.identity.max_width), u16::from(self.identity.max_height))
     }
 
-    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report> {
+    fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         let request = self.request(spec, goal)?;
         let start = self.link.figures(0);
         self.link.send(&Command::Solve(request))?;
@@ -303,14 +295,12 @@ impl<T: Transport> Device for LinkedDevice<T> {
         loop {
             match self.next()? {
                 Response::Ack { command: code::SOLVE } => break,
-                Response::Error { code, command: code::SOLVE } => {
-                    let fix = match code {
-                        ErrorCode::Busy => ": wait for it to finish, or reset the board",
-                        _ => "",
-                    };
-                    bail!("{} refused the search: {code}{fix}", self.describe());
+                Response::Error { code: ErrorCode::Busy, command: code::SOLVE } => {
+                    return Err(DeviceError::Busy { device: self.describe() })
                 }
-                Response::Error { code, .. } => bail!("{} could not read the request: {code}", self.describe()),
+                Response::Error { code, command } => {
+                    return Err(DeviceError::Refused { device: self.describe(), code, command })
+                }
                 _ => continue,
             }
         }
@@ -322,13 +312,10 @@ impl<T: Transport> Device for LinkedDevice<T> {
                 Response::Tour { sequence, engine, job, squares } => {
                     received += 1;
                     if u64::from(sequence) != received & 0xFFFF_FFFF {
-                        bail!(
-                            "tour #{received} from {} arrived numbered {sequence}: tours were lost on the way",
-                            self.describe()
-                        );
+                        return Err(DeviceError::ToursLost { device: self.describe(), number: received, sequence });
                     }
                     if let Err(problem) = tags.check(engine, job, &squares) {
-                        bail!("tour #{received} from {}: {problem}", self.describe());
+                        return Err(DeviceError::MixedStreams { device: self.describe(), number: received, problem });
                     }
                     let tour: Vec<Square> = squares.iter().map(|&s| self.square(s)).collect();
                     if let Err(error) = sink.tour(&tour) {
@@ -349,7 +336,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                         code::STATUS_FOUND => Status::Found,
                         code::STATUS_EXHAUSTED => Status::Exhausted,
                         code::STATUS_ABORTED => Status::Aborted,
-                        other => bail!("{} ended a search with unknown status {other}", self.describe()),
+                        status => return Err(DeviceError::UnknownStatus { device: self.describe(), status }),
                     };
                     let figures = self.link.figures(u64::from(self.identity.clock_hz)).since(start);
                     return Ok(Report {
@@ -363,9 +350,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                         link: Some(figures),
                     });
                 }
-                Response::Error { code, .. } => {
-                    bail!("{} reported an error during the search: {code}", self.describe())
-                }
+                Response::Error { code, .. } => return Err(DeviceError::Failed { device: self.describe(), code }),
                 Response::Ack { .. } | Response::Identity(_) | Response::Progress { .. } => {}
             }
         }
@@ -373,7 +358,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
 }
 
 impl<T: Transport> LinkedDevice<T> {
-    fn drain_until_done(&mut self) -> Result<()> {
+    fn drain_until_done(&mut self) -> Result<(), DeviceError> {
         loop {
             if let Response::Done { .. } = self.next()? {
                 return Ok(());
@@ -472,8 +457,8 @@ mod tests {
             order: MoveOrder::Warnsdorff,
             prune: true,
         };
-        let error = device.request(&spec, Goal::First(1)).unwrap_err().to_string();
-        assert!(error.contains("without Warnsdorff") && error.contains("--order fixed"), "{error}");
+        let error = device.request(&spec, Goal::First(1)).unwrap_err();
+        assert!(matches!(error, DeviceError::Unsupported(Capability::Warnsdorff)), "{error}");
         assert!(device.request(&SearchSpec { order: MoveOrder::Fixed, ..spec }, Goal::First(1)).is_ok());
     }
 

@@ -2,29 +2,14 @@
 //! and answered with validated results.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::time::{Duration, Instant};
-
-use anyhow::{bail, Result};
 
 use crate::board::Square;
 use crate::device::{Device, EngineFigures, Sink};
+use crate::error::DeviceError;
 use crate::link::LinkFigures;
 use crate::search::{Flow, Goal, SearchSpec, Status};
 use crate::validate::check_tour;
-
-/// A request the user got wrong (as opposed to a failure while running it);
-/// the CLI exits with status 2 for these.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// One search: what to look for and when to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,35 +41,30 @@ pub struct Answer {
     pub impossible: Option<&'static str>,
 }
 
-/// Checks that `query` makes sense on `device`, naming the valid range when not.
-pub fn check_query(device: &dyn Device, query: &Query) -> Result<(), UsageError> {
+/// Checks that `query` makes sense on `device` (every error is one for which
+/// [`DeviceError::is_bad_request`] holds).
+pub fn check_query(device: &dyn Device, query: &Query) -> Result<(), DeviceError> {
     let spec = &query.spec;
     let max = device.max_board();
     if !max.contains_size(spec.board) {
-        return Err(UsageError(format!(
-            "board {} is larger than the {} device supports: each side must be 1 to {} files and 1 to {} ranks",
-            spec.board,
-            device.name(),
-            max.width,
-            max.height
-        )));
+        return Err(DeviceError::BoardTooLarge { board: spec.board, device: device.name(), max });
     }
     if !spec.board.contains(spec.start) {
-        let corner = Square::new(spec.board.width - 1, spec.board.height - 1);
-        return Err(UsageError(format!(
-            "start square {} is off the {} board: choose a square from a1 to {corner}",
-            spec.start, spec.board
-        )));
+        return Err(DeviceError::StartOffBoard { start: spec.start, board: spec.board });
     }
     if query.goal == Goal::First(0) {
-        return Err(UsageError("--limit must be at least 1".into()));
+        return Err(DeviceError::NoTours);
     }
     Ok(())
 }
 
 /// Runs `query` on `device`, validating every tour that comes back.
 /// `progress` sees running totals and may stop the search.
-pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, u64) -> Flow) -> Result<Answer> {
+pub fn run(
+    device: &mut dyn Device,
+    query: Query,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<Answer, DeviceError> {
     check_query(device, &query)?;
     let started = Instant::now();
     let mut answer = Answer {
@@ -112,12 +92,11 @@ pub fn run(device: &mut dyn Device, query: Query, progress: &mut dyn FnMut(u64, 
     let outcome = report.outcome;
     if let Goal::First(_) = query.goal {
         if outcome.tours != collector.tours.len() as u64 {
-            bail!(
-                "the {} device reported {} tours but sent {}: results were lost on the way",
-                device.name(),
-                outcome.tours,
-                collector.tours.len()
-            );
+            return Err(DeviceError::ToursMissing {
+                device: device.name(),
+                reported: outcome.tours,
+                sent: collector.tours.len() as u64,
+            });
         }
     }
     answer.tours = collector.tours;
@@ -140,11 +119,12 @@ struct Collector<'a> {
 }
 
 impl Sink for Collector<'_> {
-    fn tour(&mut self, tour: &[Square]) -> Result<()> {
+    fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
+        let number = self.tours.len() + 1;
         check_tour(self.spec.board, self.spec.start, self.spec.closed, tour)
-            .map_err(|e| anyhow::anyhow!("the device returned an invalid tour (#{}): {e}", self.tours.len() + 1))?;
+            .map_err(|e| DeviceError::InvalidTour { number, reason: format!("{e:#}") })?;
         if !self.seen.insert(tour.to_vec()) {
-            bail!("the device returned tour #{} twice", self.tours.len() + 1);
+            return Err(DeviceError::DuplicateTour { number });
         }
         self.tours.push(tour.to_vec());
         Ok(())

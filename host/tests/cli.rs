@@ -1,4 +1,6 @@
 //! The `knights` binary as a user runs it: outputs, errors and exit codes.
+//! Tests of commands that need the simulated board or the FPGA flow run
+//! when the binary was built with them; without, the commands say so.
 
 use std::process::{Command, Output};
 
@@ -35,6 +37,7 @@ fn count_5x5_as_json() {
     assert!(json["elapsed_seconds"].as_f64().unwrap() >= 0.0);
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn solve_shows_a_numbered_board_and_the_moves() {
     let output = knights("solve --size 5 --start a1 --limit 2");
@@ -46,6 +49,7 @@ fn solve_shows_a_numbered_board_and_the_moves() {
     assert!(text.contains("2 open tours of 5x5 from a1"), "{text}");
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn solve_json_lists_valid_tours() {
     let json = stdout_json(&knights("solve --size 6x5 --start b2 --limit 3 --order warnsdorff --format json"));
@@ -60,6 +64,7 @@ fn solve_json_lists_valid_tours() {
     assert_eq!(json["limit"], 3);
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn solve_svg_draws_the_tour() {
     let output = knights("solve --size 8 --order warnsdorff --format svg");
@@ -69,6 +74,7 @@ fn solve_svg_draws_the_tour() {
     assert_eq!(svg.matches("<rect").count(), 64);
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn impossible_closed_tours_answer_zero_with_the_reason() {
     let json = stdout_json(&knights("count --size 4x6 --closed --format json"));
@@ -80,6 +86,7 @@ fn impossible_closed_tours_answer_zero_with_the_reason() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("even number of squares"));
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn a_board_without_tours_is_an_answer() {
     let output = knights("solve --size 4");
@@ -88,6 +95,7 @@ fn a_board_without_tours_is_an_answer() {
     assert!(text.contains("No tour: the whole tree was searched.") && text.contains("0 open tours"), "{text}");
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn usage_errors_exit_2_with_one_clear_line() {
     for (args, expected) in [
@@ -123,6 +131,7 @@ fn no_progress_line_when_stderr_is_not_a_terminal() {
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("16 closed tours of 6x5 from a1"));
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn the_default_device_is_the_simulated_board() {
     let json = stdout_json(&knights("solve --size 8 --start a1 --split-level 0 --format json"));
@@ -143,6 +152,7 @@ fn the_default_device_is_the_simulated_board() {
     assert_eq!(json["link_bytes_received"], 7 + (6 + 9 + 64) + 31 * progress_frames + 31);
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn a_board_behind_a_serial_port_is_reached_with_port() {
     use std::io::{BufRead, BufReader};
@@ -176,6 +186,7 @@ fn a_missing_serial_port_is_a_clear_error() {
     assert!(message.contains("cannot open serial port /dev/knights-no-such-port"), "{message}");
 }
 
+#[cfg(feature = "fpga")]
 #[test]
 fn boards_are_listed_and_flash_prints_its_command() {
     let output = knights("boards");
@@ -207,6 +218,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+#[cfg(feature = "fpga")]
 #[test]
 fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     for (args, expected) in [
@@ -223,6 +235,7 @@ fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     }
 }
 
+#[cfg(feature = "fpga")]
 #[test]
 fn verilog_writes_the_accelerator_or_one_engine() {
     let output = knights("verilog --size 4x4 --engines 2 --clock 12000000 --baud 3000000 --no-warnsdorff");
@@ -246,6 +259,7 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     }
 }
 
+#[cfg(feature = "fpga")]
 #[test]
 fn build_table_reads_build_reports() {
     let dir = std::env::temp_dir().join(format!("knights-build-table-{}", std::process::id()));
@@ -269,6 +283,7 @@ fn build_table_reads_build_reports() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(feature = "sim")]
 #[test]
 fn bench_compares_cpu_simulation_and_built_boards() {
     // A build report as `knights build` writes it: a board with 2 engines at
@@ -313,4 +328,39 @@ fn bench_compares_cpu_simulation_and_built_boards() {
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("test-board, 2 engines"), "{picture}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(not(feature = "sim"))]
+#[test]
+fn without_the_simulated_board_its_commands_say_what_they_need() {
+    for (args, expected) in [
+        ("count --size 5", "needs the `sim` feature, which this knights was built without"),
+        ("count --size 5 --device sim", "use --device cpu, or --port for a board"),
+        ("sim-serve", "this command needs the `sim` feature"),
+        ("bench", "this command needs the `sim` feature"),
+    ] {
+        let output = knights(args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args}: {}", stderr(&output));
+    }
+    let json = stdout_json(&knights("count --size 5 --device cpu --format json"));
+    assert_eq!(json["tours"], 304, "the CPU needs no feature");
+}
+
+#[cfg(not(feature = "fpga"))]
+#[test]
+fn without_the_fpga_flow_its_commands_say_what_they_need() {
+    for args in [
+        "boards",
+        "constraints --out /nonexistent",
+        "build --board icebreaker",
+        "verilog --size 6",
+        "build-table",
+        "flash --board icebreaker --dry-run",
+    ] {
+        let output = knights(args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(stderr(&output).contains("this command needs the `fpga` feature"), "{args}: {}", stderr(&output));
+        assert!(output.stdout.is_empty(), "{args}");
+    }
 }

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::bitstream::Phase;
+use super::tools::Phase;
 
 /// yosys's pass headings (`3.42.16.5. Executing ABC9.`), shortened to the
 /// number and the pass: `3.42.16.5 ABC9`.

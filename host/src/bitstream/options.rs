@@ -1,0 +1,182 @@
+//! What a build makes: its options (a board's defaults, changed by the
+//! user), checked against what the RTL and the board can do, and the plan
+//! for the design's clock.
+
+use std::path::{Path, PathBuf};
+
+use super::pll;
+use crate::boards::{Board, Family};
+use crate::build_report::{mhz, BUILD_ROOT};
+use crate::error::UsageError;
+
+/// What to build for a board; [`BuildOptions::for_board`] gives its defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildOptions {
+    pub max_width: u16,
+    pub max_height: u16,
+    pub engines: u16,
+    /// The clock the design runs at; a PLL makes it when it is not the board's.
+    pub clock_hz: u64,
+    pub baud: u32,
+    /// Warnsdorff's move order in the engines.
+    pub warnsdorff: bool,
+    /// nextpnr's placement seed (nextpnr's default when none).
+    pub seed: Option<u64>,
+    /// ABC9's delay target in ps for several engines (default: half the
+    /// clock period; see `area_mapping`).
+    pub map_delay_ps: Option<u64>,
+    pub out_dir: PathBuf,
+}
+
+impl BuildOptions {
+    /// The build the board's data describes, written to `build/NAME`.
+    pub fn for_board(board: &Board) -> Self {
+        BuildOptions {
+            max_width: board.build.max_width,
+            max_height: board.build.max_height,
+            engines: board.build.engines,
+            clock_hz: board.build.clock_hz,
+            baud: board.build.baud,
+            warnsdorff: board.build.warnsdorff,
+            seed: board.build.seed,
+            map_delay_ps: board.build.map_delay_ps,
+            out_dir: Path::new(BUILD_ROOT).join(&board.name),
+        }
+    }
+}
+
+/// How the design's clock is made from the board's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClockPlan {
+    Direct,
+    Ice40(pll::Ice40Pll),
+    Ecp5(pll::Ecp5Pll),
+}
+
+impl ClockPlan {
+    /// A plan for `want_hz` on `board`, or a usage error saying what can be made.
+    pub fn new(board: &Board, want_hz: u64) -> Result<Self, UsageError> {
+        if want_hz == board.part.clock.hz {
+            return Ok(ClockPlan::Direct);
+        }
+        let plan = match board.part.family {
+            Family::Ice40 => pll::ice40(board.part.clock.hz, want_hz).map(ClockPlan::Ice40),
+            Family::Ecp5 => pll::ecp5(board.part.clock.hz, want_hz).map(ClockPlan::Ecp5),
+        };
+        let range = match board.part.family {
+            Family::Ice40 => "16 to 275 MHz",
+            Family::Ecp5 => "10 to 400 MHz",
+        };
+        plan.ok_or_else(|| {
+            UsageError(format!(
+                "no PLL setting makes {} MHz from the {}'s {} MHz clock: its PLL makes {range}, or use the board clock",
+                mhz(want_hz as f64),
+                board.part.title,
+                mhz(board.part.clock.hz as f64)
+            ))
+        })
+    }
+
+    /// The design clock this plan gives, Hz.
+    pub fn clock_hz(&self, board: &Board) -> u64 {
+        match self {
+            ClockPlan::Direct => board.part.clock.hz,
+            ClockPlan::Ice40(p) => p.out_hz.round() as u64,
+            ClockPlan::Ecp5(p) => p.out_hz.round() as u64,
+        }
+    }
+
+    pub fn describe(&self, board: &Board) -> Option<String> {
+        let from = mhz(board.part.clock.hz as f64);
+        match self {
+            ClockPlan::Direct => None,
+            ClockPlan::Ice40(p) => Some(format!(
+                "SB_PLL40_CORE {from} -> {} MHz (DIVR {} DIVF {} DIVQ {})",
+                mhz(p.out_hz),
+                p.divr,
+                p.divf,
+                p.divq
+            )),
+            ClockPlan::Ecp5(p) => Some(format!(
+                "EHXPLLL {from} -> {} MHz (CLKI_DIV {} CLKFB_DIV {} CLKOP_DIV {})",
+                mhz(p.out_hz),
+                p.clki_div,
+                p.clkfb_div,
+                p.clkop_div
+            )),
+        }
+    }
+}
+
+/// Checks the options against what the RTL and the board can do.
+pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
+    check_engines(options.engines)?;
+    check_area("--max-size", options.max_width, options.max_height)?;
+    check_baud(options.clock_hz, u64::from(options.baud))?;
+    ClockPlan::new(board, options.clock_hz)
+}
+
+pub(super) fn check_engines(engines: u16) -> Result<(), UsageError> {
+    let max_engines = knights_rtl::accelerator::MAX_ENGINES as u16;
+    if !(1..=max_engines).contains(&engines) {
+        return Err(UsageError(format!("--engines {engines}: a bitstream has 1 to {max_engines} engines")));
+    }
+    Ok(())
+}
+
+/// `flag` is the option that gave the size, for the message.
+pub(super) fn check_area(flag: &str, max_width: u16, max_height: u16) -> Result<(), UsageError> {
+    let area = usize::from(max_width) * usize::from(max_height);
+    if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
+        return Err(UsageError(format!(
+            "{flag} {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
+            knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn check_baud(clock_hz: u64, baud: u64) -> Result<(), UsageError> {
+    if baud == 0 || clock_hz / baud < 4 {
+        return Err(UsageError(format!(
+            "--baud {baud}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
+            clock_hz / 4,
+            mhz(clock_hz as f64)
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boards;
+
+    #[test]
+    fn options_outside_the_rtl_or_the_pll_are_usage_errors() {
+        let board = boards::find("alchitry-cu").unwrap();
+        let options = BuildOptions::for_board(&board);
+        assert!(check(&board, &options).is_ok());
+        let error = check(&board, &BuildOptions { max_width: 7, max_height: 7, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("7x7") && error.0.contains("64"), "{error}");
+        let error = check(&board, &BuildOptions { clock_hz: 10_000_000, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("16 to 275 MHz"), "{error}");
+        assert!(check(&board, &BuildOptions { engines: 4, ..options.clone() }).is_ok());
+        let error = check(&board, &BuildOptions { engines: 0, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("1 to 32 engines"), "{error}");
+        let error = check(&board, &BuildOptions { baud: 10_000_000, ..options }).unwrap_err();
+        assert!(error.0.contains("four clocks per bit"), "{error}");
+    }
+
+    #[test]
+    fn every_board_default_build_is_possible() {
+        for board in boards::all() {
+            let plan = check(&board, &BuildOptions::for_board(&board)).unwrap();
+            assert!(
+                plan.clock_hz(&board).abs_diff(board.build.clock_hz) < board.build.clock_hz / 200,
+                "{}",
+                board.name
+            );
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The command line's definitions: subcommands and their arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use knights::board::{BoardSize, Square};
+use knights::search::{MoveOrder, SearchSpec};
+
+/// Knight's tours on an FPGA backtracking engine, or on the CPU reference model.
+#[derive(Debug, Parser)]
+#[command(name = "knights", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+// A build without a feature parses its commands (to say what they need)
+// but never reads their arguments.
+#[cfg_attr(not(all(feature = "sim", feature = "fpga")), allow(dead_code))]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find the first tour (or the first K with --limit) and show it.
+    Solve {
+        #[command(flatten)]
+        search: SearchArgs,
+        /// How many tours to find before stopping.
+        #[arg(long, default_value_t = 1, value_name = "K")]
+        limit: u64,
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// Output format; svg draws the first tour.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Count every tour from the start square.
+    Count {
+        #[command(flatten)]
+        search: SearchArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// Output format (text or json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Run the simulated board behind a pseudo-terminal, so that
+    /// `knights ... --port PATH` reaches it through the serial-port code.
+    SimServe,
+    /// List the boards' builds (the names --board takes): each one's part
+    /// (the board with one FPGA; a part may have several builds) and what
+    /// its bitstream holds.
+    Boards {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
+    /// Write the boards' pin constraint files (PCF for iCE40, LPF for ECP5).
+    Constraints {
+        /// Directory to write them to.
+        #[arg(long, default_value = "constraints", value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Build a board's bitstream: emit the Verilog, run yosys, nextpnr and
+    /// the packer, and report utilisation and Fmax against the clock.
+    Build(BuildArgs),
+    /// Write the accelerator's Verilog (top module `top`: UART pins, LEDs and
+    /// the engines), or one bare engine's, to stdout.
+    Verilog(VerilogArgs),
+    /// Print the README's table of builds from their build.json reports.
+    BuildTable {
+        /// Build directories (each with a build.json) [default: every one under build/].
+        dirs: Vec<PathBuf>,
+    },
+    /// Load a bitstream onto a board with its flasher (iceprog,
+    /// openFPGALoader, dfu-util).
+    Flash {
+        /// The board (knights boards lists them).
+        #[arg(long, value_name = "NAME")]
+        board: String,
+        /// The bitstream [default: build/NAME/NAME.bin or .bit].
+        #[arg(long, value_name = "FILE")]
+        bitstream: Option<PathBuf>,
+        /// Print the command instead of running it.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Benchmark: the CPU reference (one core, all cores) and the simulated
+    /// accelerator on the first 8x8 tour, the 5x5 count, the closed 6x6
+    /// count and Warnsdorff on the largest board, all from a1, with each
+    /// built board's time from the simulated cycles and its build report.
+    Bench {
+        /// Output format (text or json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also draw the speed-ups as an SVG bar chart in this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Also write the results as JSON to this file (so one run gives
+        /// the text, the JSON and the chart).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Build directories (each with a build.json) whose boards to model
+        /// [default: every one under build/; none is fine].
+        builds: Vec<PathBuf>,
+    },
+}
+
+/// `knights build`'s arguments.
+#[cfg_attr(not(feature = "fpga"), allow(dead_code))]
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The board (knights boards lists them).
+    #[arg(long, value_name = "NAME")]
+    pub board: String,
+    /// Largest board the bitstream searches, N or WxH [default: the board's].
+    #[arg(long, value_name = "WxH")]
+    pub max_size: Option<BoardSize>,
+    /// Engines in the bitstream [default: the board's].
+    #[arg(long, value_name = "N")]
+    pub engines: Option<u16>,
+    /// Design clock in MHz; a PLL makes it when it differs from the
+    /// board's oscillator [default: the board's build clock].
+    #[arg(long, value_name = "MHZ")]
+    pub clock_mhz: Option<f64>,
+    /// UART bit rate [default: the board's, 115200].
+    #[arg(long, value_name = "BAUD")]
+    pub baud: Option<u32>,
+    /// Leave Warnsdorff's move order out of the engines (about an eighth
+    /// of an engine's logic), to fit more engines; the device then
+    /// refuses Warnsdorff searches. Some boards' builds leave it out
+    /// already (`knights boards` lists them).
+    #[arg(long)]
+    pub no_warnsdorff: bool,
+    /// nextpnr's placement seed [default: the board's, else nextpnr's].
+    /// A full part's Fmax varies by a few MHz with it.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// The delay target in ps that yosys's ABC9 maps a several-engine
+    /// build for [default: the board's, else half the clock period]:
+    /// lower is a shallower, faster and larger engine.
+    #[arg(long, value_name = "PS")]
+    pub map_delay_ps: Option<u64>,
+    /// Output directory [default: build/NAME].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `knights verilog`'s arguments.
+#[cfg_attr(not(feature = "fpga"), allow(dead_code))]
+#[derive(Debug, Args)]
+pub struct VerilogArgs {
+    /// Largest board the design searches: N for N×N, or WxH; its area
+    /// must be one the RTL has an engine for (6x6, 8x8, 12x12, ...).
+    #[arg(long, value_name = "N|WxH")]
+    pub size: BoardSize,
+    /// Engines in the accelerator.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub engines: u16,
+    /// The design's clock in Hz.
+    #[arg(long, default_value_t = 12_000_000, value_name = "HZ")]
+    pub clock: u64,
+    /// UART bit rate: at most a quarter of the clock.
+    #[arg(long, default_value_t = 115_200, value_name = "B")]
+    pub baud: u64,
+    /// Leave Warnsdorff's move order out of the engines.
+    #[arg(long)]
+    pub no_warnsdorff: bool,
+    /// Only one bare engine, without the link (to measure an engine's
+    /// resources, as scripts/engine-resources.sh does).
+    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff"])]
+    pub engine_only: bool,
+}
+
+/// What to search for.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Board size: N for N×N, or WxH for W files by H ranks (e.g. 6x5).
+    #[arg(long, value_name = "N|WxH")]
+    pub size: BoardSize,
+    /// Start square in algebraic notation (a1 is the bottom-left corner).
+    #[arg(long, default_value = "a1", value_name = "SQUARE")]
+    pub start: Square,
+    /// Only closed tours (the last square a knight move from the first).
+    #[arg(long)]
+    pub closed: bool,
+    /// Move order: canonical, or Warnsdorff's fewest-onward-moves rule.
+    #[arg(long, default_value_t = MoveOrder::Fixed, value_parser = move_order_parser())]
+    pub order: MoveOrder,
+    /// Search the canonical exhaustive tree: no dead-end pruning (same
+    /// tours, many more nodes).
+    #[arg(long)]
+    pub no_prune: bool,
+}
+
+impl SearchArgs {
+    pub fn spec(&self) -> SearchSpec {
+        SearchSpec {
+            board: self.size,
+            start: self.start,
+            closed: self.closed,
+            order: self.order,
+            prune: !self.no_prune,
+        }
+    }
+}
+
+/// Where the search runs.
+#[derive(Debug, Args)]
+pub struct DeviceArgs {
+    /// The device that searches [default: sim, or board when --port is given].
+    #[arg(long, value_enum)]
+    pub device: Option<DeviceKind>,
+    /// Serial port of the board (e.g. /dev/ttyUSB1); found automatically
+    /// when exactly one USB serial port exists.
+    #[arg(long, short = 'p', env = "KNIGHTS_PORT", value_name = "PATH")]
+    pub port: Option<String>,
+    /// Baud rate of the board's UART (the bitstream's build setting).
+    #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
+    pub baud: u32,
+    /// Seconds the board or simulator may stay silent before giving up
+    /// (default: 5 for a board; 60 for the simulator, which runs a few million
+    /// clocks a second and sends progress every 4 million, slower still on a
+    /// loaded machine).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Threads for counts on the CPU device (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// How the board's or simulator's engines share a search: the tree level
+    /// whose nodes are their jobs. 0 runs one engine, in the reference's
+    /// order (so the first tours are the CPU's); default: the shallowest level
+    /// with 640 jobs per engine, but not past one whose nodes above outnumber
+    /// its jobs by half again (there replaying more jobs' paths costs more
+    /// than finer jobs gain), and at most 16. A level at or past the board's
+    /// last square has no jobs and runs as 0.
+    #[arg(long, value_name = "LEVEL")]
+    pub split_level: Option<u8>,
+    /// Engines of the board or simulator to use (default: all).
+    #[arg(long, value_name = "N")]
+    pub engines: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeviceKind {
+    /// The accelerator's Verilog simulated by Verilator, over its UART.
+    Sim,
+    /// A flashed FPGA board on a serial port.
+    Board,
+    /// The CPU reference search on this machine.
+    Cpu,
+}
+
+/// The format of a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A table with a header line.
+    Text,
+    /// A JSON list of objects, one per line of the table.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Svg,
+}
+
+/// `--order`'s values (the model crate has no clap in it).
+fn move_order_parser() -> impl clap::builder::TypedValueParser<Value = MoveOrder> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["fixed", "warnsdorff"])
+        .map(|name| name.parse().expect("a listed move order parses"))
+}

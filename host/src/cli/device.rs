@@ -1,0 +1,76 @@
+//! The device a search runs on, as `--device`, `--port` and their options
+//! name it.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use knights::device::{CpuDevice, Device};
+use knights::error::UsageError;
+use knights::link::LinkedDevice;
+use knights::transport::SerialTransport;
+
+use super::args::{DeviceArgs, DeviceKind};
+
+impl DeviceArgs {
+    /// Connects to the device; its errors are explained by the caller.
+    pub fn open(&self) -> Result<Box<dyn Device>> {
+        let kind = match (self.device, &self.port) {
+            (None, Some(_)) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
+            (Some(kind), Some(_)) => {
+                return Err(UsageError(format!(
+                    "--port names a board's serial port, but --device is {kind:?}: drop one of them"
+                ))
+                .into())
+            }
+            (kind, None) => kind.unwrap_or(DeviceKind::Sim),
+        };
+        if kind == DeviceKind::Cpu && (self.split_level.is_some() || self.engines.is_some()) {
+            return Err(UsageError(
+                "--split-level and --engines are for the sim and board devices; the CPU uses --threads".into(),
+            )
+            .into());
+        }
+        let seconds = self.timeout.unwrap_or(if kind == DeviceKind::Sim { 60.0 } else { 5.0 });
+        if !(seconds > 0.0 && seconds.is_finite()) {
+            return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
+        }
+        let timeout = Duration::from_secs_f64(seconds);
+        Ok(match kind {
+            DeviceKind::Cpu => {
+                let mut cpu = CpuDevice::all_cores();
+                if let Some(threads) = self.threads {
+                    cpu.threads = usize::from(threads);
+                }
+                Box::new(cpu)
+            }
+            DeviceKind::Sim => self.simulated(timeout)?,
+            DeviceKind::Board => {
+                let path = match &self.port {
+                    Some(path) => path.clone(),
+                    None => SerialTransport::detect()?,
+                };
+                let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
+                board.set_split(self.split_level);
+                board.set_engines(self.engines)?;
+                Box::new(board)
+            }
+        })
+    }
+
+    #[cfg(feature = "sim")]
+    fn simulated(&self, timeout: Duration) -> Result<Box<dyn Device>> {
+        let mut sim = LinkedDevice::connect("sim", knights::transport::SimTransport::new(), timeout)?;
+        sim.set_split(self.split_level);
+        sim.set_engines(self.engines)?;
+        Ok(Box::new(sim))
+    }
+
+    #[cfg(not(feature = "sim"))]
+    fn simulated(&self, _timeout: Duration) -> Result<Box<dyn Device>> {
+        Err(UsageError(format!(
+            "the simulated board (the default device) {}: use --device cpu, or --port for a board",
+            super::missing_feature("sim")
+        ))
+        .into())
+    }
+}

@@ -1,0 +1,117 @@
+//! The FPGA flow's commands (feature `fpga`): `boards`, `constraints`,
+//! `build`, `verilog`, `build-table` and `flash`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use knights::bitstream::{self, BuildOptions, Design};
+use knights::boards;
+use knights::build_report::{self, BUILD_ROOT};
+use knights::error::UsageError;
+use knights_rtl::accelerator::Features;
+
+use super::args::{BuildArgs, ListFormat, VerilogArgs};
+use super::build_status::BuildStatus;
+use super::reports::{existing_build_dirs, read_reports};
+
+/// `knights boards`: every build of every board.
+pub fn list_boards(format: ListFormat, out: &mut dyn Write) -> Result<()> {
+    let listings: Vec<boards::Listing> = boards::all().iter().map(boards::Listing::new).collect();
+    match format {
+        ListFormat::Text => write!(out, "{}", boards::table(&listings))?,
+        ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&listings)?)?,
+    }
+    Ok(())
+}
+
+/// `knights constraints`: each board's pin constraint file, into `dir`.
+pub fn constraints(dir: &Path, out: &mut dyn Write) -> Result<()> {
+    for board in boards::all() {
+        let path = dir.join(board.constraints_file());
+        std::fs::write(&path, board.constraints()).with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(out, "{}", path.display())?;
+    }
+    Ok(())
+}
+
+/// `knights build`: the board's defaults, changed by the arguments.
+pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
+    let board = boards::find(&args.board)?;
+    let mut options = BuildOptions::for_board(&board);
+    if let Some(size) = args.max_size {
+        (options.max_width, options.max_height) = (size.width, size.height);
+    }
+    options.engines = args.engines.unwrap_or(options.engines);
+    if let Some(mhz) = args.clock_mhz {
+        if !(mhz.is_finite() && mhz > 0.0) {
+            return Err(UsageError(format!("--clock-mhz {mhz}: give a clock in MHz, e.g. 25")).into());
+        }
+        options.clock_hz = (mhz * 1e6).round() as u64;
+    }
+    options.baud = args.baud.unwrap_or(options.baud);
+    options.warnsdorff &= !args.no_warnsdorff;
+    options.seed = args.seed.or(options.seed);
+    options.map_delay_ps = args.map_delay_ps.or(options.map_delay_ps);
+    options.out_dir = args.out.unwrap_or(options.out_dir);
+    let mut status = BuildStatus::on_stderr();
+    let report = bitstream::build(&board, &options, &mut status)?;
+    status.finish();
+    write!(out, "{}", build_report::summary(&report, &options.out_dir))?;
+    Ok(())
+}
+
+/// `knights verilog`: the accelerator's or one engine's Verilog.
+pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
+    let design = if args.engine_only {
+        Design::Engine
+    } else {
+        let features = Features { warnsdorff: !args.no_warnsdorff };
+        Design::Accelerator { engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
+    };
+    write!(out, "{}", bitstream::design_verilog(args.size, design)?)?;
+    Ok(())
+}
+
+/// `knights build-table`: the README's table from the reports in `dirs`
+/// (default: every build).
+pub fn build_table(dirs: Vec<PathBuf>, out: &mut dyn Write) -> Result<()> {
+    let dirs = if dirs.is_empty() {
+        let root = Path::new(BUILD_ROOT);
+        let found = existing_build_dirs(root);
+        if found.is_empty() {
+            anyhow::bail!("no builds under {}: run knights build --board NAME first", root.display());
+        }
+        found
+    } else {
+        dirs
+    };
+    write!(out, "{}", build_report::markdown_table(&read_reports(&dirs)?))?;
+    Ok(())
+}
+
+/// `knights flash`: the board's flasher on the bitstream (default: the
+/// board's build).
+pub fn flash(name: &str, bitstream: Option<PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
+    let board = boards::find(name)?;
+    let bitstream = bitstream.unwrap_or_else(|| BuildOptions::for_board(&board).out_dir.join(board.bitstream_file()));
+    let command = board.flash_command(&bitstream.to_string_lossy());
+    if dry_run {
+        writeln!(out, "{}", command.join(" "))?;
+        return Ok(());
+    }
+    if !bitstream.is_file() {
+        anyhow::bail!(
+            "no bitstream at {}: build one with `knights build --board {}` or name it with --bitstream",
+            bitstream.display(),
+            board.name
+        );
+    }
+    let status = std::process::Command::new(&command[0]).args(&command[1..]).status().map_err(|e| {
+        anyhow::anyhow!("cannot run {} ({e}): install it (scripts/setup.sh installs the flashers)", command[0])
+    })?;
+    if !status.success() {
+        anyhow::bail!("{} failed ({status}): is the board connected and powered?", command.join(" "));
+    }
+    Ok(())
+}

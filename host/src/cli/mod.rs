@@ -1,0 +1,70 @@
+//! The `knights` command line over the library: [`args`] defines it,
+//! [`execute`] runs a parsed one through the commands' modules ([`search`];
+//! [`sim`] and [`fpga`] with those features), and [`explain`] turns errors
+//! into what the user reads and the exit status.
+
+mod args;
+#[cfg(feature = "fpga")]
+mod build_status;
+mod device;
+mod explain;
+#[cfg(feature = "fpga")]
+mod fpga;
+mod progress;
+#[cfg(any(feature = "sim", feature = "fpga"))]
+mod reports;
+mod search;
+#[cfg(feature = "sim")]
+mod sim;
+
+use anyhow::Result;
+
+pub use args::Cli;
+use args::Command;
+pub use explain::Failure;
+
+/// Runs a parsed command line, writing results to stdout.
+pub fn execute(cli: Cli) -> Result<()> {
+    let out = &mut std::io::stdout().lock();
+    match cli.command {
+        Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
+        Command::Count { search, device, format } => search::count(&search, &device, format, out),
+        #[cfg(feature = "sim")]
+        Command::SimServe => sim::serve(out),
+        #[cfg(feature = "sim")]
+        Command::Bench { format, svg, json, builds } => sim::bench(format, svg, json, builds, out),
+        #[cfg(not(feature = "sim"))]
+        Command::SimServe | Command::Bench { .. } => Err(unavailable("sim")),
+        #[cfg(feature = "fpga")]
+        Command::Boards { format } => fpga::list_boards(format, out),
+        #[cfg(feature = "fpga")]
+        Command::Constraints { out: dir } => fpga::constraints(&dir, out),
+        #[cfg(feature = "fpga")]
+        Command::Build(args) => fpga::build(args, out),
+        #[cfg(feature = "fpga")]
+        Command::Verilog(args) => fpga::verilog(&args, out),
+        #[cfg(feature = "fpga")]
+        Command::BuildTable { dirs } => fpga::build_table(dirs, out),
+        #[cfg(feature = "fpga")]
+        Command::Flash { board, bitstream, dry_run } => fpga::flash(&board, bitstream, dry_run, out),
+        #[cfg(not(feature = "fpga"))]
+        Command::Boards { .. }
+        | Command::Constraints { .. }
+        | Command::Build(_)
+        | Command::Verilog(_)
+        | Command::BuildTable { .. }
+        | Command::Flash { .. } => Err(unavailable("fpga")),
+    }
+}
+
+/// Says that a part of knights was left out of this build.
+#[cfg(not(all(feature = "sim", feature = "fpga")))]
+fn missing_feature(feature: &str) -> String {
+    format!("needs the `{feature}` feature, which this knights was built without (it is on by default)")
+}
+
+/// The error for a command whose feature this build lacks.
+#[cfg(not(all(feature = "sim", feature = "fpga")))]
+fn unavailable(feature: &str) -> anyhow::Error {
+    knights::error::UsageError(format!("this command {}", missing_feature(feature))).into()
+}

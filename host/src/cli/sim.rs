@@ -1,0 +1,70 @@
+//! The simulated board's commands (feature `sim`): `sim-serve` and `bench`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use knights::bench;
+use knights::build_report::BUILD_ROOT;
+use knights::device::Device;
+use knights::error::UsageError;
+use knights::link::LinkedDevice;
+use knights::transport::SimTransport;
+
+use super::args::Format;
+use super::reports::{existing_build_dirs, read_reports};
+
+/// `knights sim-serve`: the simulated board on a pseudo-terminal, its path
+/// on stdout, until killed.
+#[cfg(unix)]
+pub fn serve(out: &mut dyn Write) -> Result<()> {
+    knights::transport::serve_simulated_board(
+        &mut |path| {
+            let _ = writeln!(out, "{path}");
+            let _ = out.flush();
+            eprintln!("simulated board on {path}: run e.g. `knights solve --size 5 --port {path}`; Ctrl-C stops it");
+        },
+        &|| true,
+    )?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub fn serve(_out: &mut dyn Write) -> Result<()> {
+    anyhow::bail!("sim-serve needs pseudo-terminals, which this system does not have")
+}
+
+/// `knights bench`: the CPU and the simulated board on the standard cases,
+/// and the boards of the build reports in `builds` (default: every build).
+pub fn bench(
+    format: Format,
+    svg: Option<PathBuf>,
+    json: Option<PathBuf>,
+    builds: Vec<PathBuf>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if format == Format::Svg {
+        return Err(UsageError("bench writes text or json; --svg FILE draws the chart".into()).into());
+    }
+    let dirs = if builds.is_empty() { existing_build_dirs(Path::new(BUILD_ROOT)) } else { builds };
+    let reports = read_reports(&dirs)?;
+    if reports.is_empty() {
+        eprintln!("no build reports under {BUILD_ROOT}/: no board times (scripts/bitstreams.sh builds them)");
+    }
+    let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60))?;
+    let cases = bench::standard_cases(sim.max_board());
+    let results = bench::run(&mut sim, &cases, &reports, &mut |line| eprintln!("bench: {line}"))?;
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?,
+        _ => write!(out, "{}", bench::text(&results))?,
+    }
+    if let Some(path) = svg {
+        std::fs::write(&path, bench::svg(&results)).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = json {
+        std::fs::write(&path, serde_json::to_string_pretty(&results)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}

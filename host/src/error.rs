@@ -1,0 +1,231 @@
+//! The library's errors: [`DeviceError`], everything the device API (a
+//! query, a device, its link and transport) reports, and [`UsageError`],
+//! options of the FPGA flow that cannot be built.
+//!
+//! Messages say what happened and, where the fix is the same for every
+//! caller, what to do; fixes that depend on how the caller takes its input
+//! (the CLI's flags) are the caller's to add.
+
+use std::fmt;
+use std::io;
+use std::time::Duration;
+
+use crate::board::{BoardSize, Square};
+use crate::proto::{code, ErrorCode, Malformed};
+
+/// What can go wrong between asking a device for a search and its validated
+/// answer. `device` fields describe the device as its transport does (a port
+/// and baud rate, or the simulated board).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeviceError {
+    // The request, checked before anything is sent.
+    #[error(
+        "board {board} is larger than the {device} device supports: each side must be 1 to {} files and 1 to {} ranks",
+        max.width,
+        max.height
+    )]
+    BoardTooLarge { board: BoardSize, device: &'static str, max: BoardSize },
+    #[error(
+        "start square {start} is off the {board} board: choose a square from a1 to {}",
+        Square::new(board.width.saturating_sub(1), board.height.saturating_sub(1))
+    )]
+    StartOffBoard { start: Square, board: BoardSize },
+    /// A first-K search for no tours.
+    #[error("a search for the first tours must ask for at least one")]
+    NoTours,
+    #[error("{device} has 1 to {available} engines, not {requested}")]
+    Engines { device: String, requested: u8, available: u8 },
+    #[error("split level {level}: the device hands out jobs at most {max} levels deep")]
+    SplitTooDeep { level: u8, max: u8 },
+    #[error("this bitstream was built without {0}")]
+    Unsupported(Capability),
+    /// A board side or square past what the protocol's bytes carry.
+    #[error("{0} does not fit the protocol")]
+    OutOfRange(u16),
+
+    // Finding and opening a serial port.
+    #[error("no USB serial port found")]
+    NoPort,
+    #[error("several USB serial ports found ({})", .0.join(", "))]
+    SeveralPorts(Vec<String>),
+    #[error("cannot list serial ports")]
+    ListPorts(#[source] serialport::Error),
+    #[error("cannot open serial port {path}")]
+    OpenPort {
+        path: String,
+        #[source]
+        source: serialport::Error,
+    },
+    /// The pseudo-terminal a simulated board is served on.
+    #[error("cannot {action} the pseudo-terminal")]
+    PseudoTerminal {
+        action: &'static str,
+        #[source]
+        source: io::Error,
+    },
+
+    // The link.
+    #[error("cannot {direction} {device}: was the board unplugged?")]
+    LinkLost {
+        device: String,
+        direction: Direction,
+        #[source]
+        source: io::Error,
+    },
+    #[error(
+        "no answer from {device} within {:.1} s: is the bitstream loaded, and is the baud rate right?",
+        timeout.as_secs_f64()
+    )]
+    NoAnswer { device: String, timeout: Duration },
+    #[error(
+        "{device} speaks protocol version {version}, this host {host}: flash a bitstream built from this version of \
+         knights"
+    )]
+    Version { device: String, version: u8, host: u8 },
+    #[error(
+        "{device} sent nothing for {:.1} s during a search: it may have been reset or unplugged",
+        timeout.as_secs_f64()
+    )]
+    Timeout { device: String, timeout: Duration },
+    #[error(transparent)]
+    Malformed(#[from] Malformed),
+
+    // The device's answers to a search.
+    #[error("{device} refused the search: {}: wait for it to finish, or reset the board", ErrorCode::Busy)]
+    Busy { device: String },
+    #[error("{device} refused {}: {code}", refused(*command))]
+    Refused { device: String, code: ErrorCode, command: u8 },
+    #[error("{device} reported an error during the search: {code}")]
+    Failed { device: String, code: ErrorCode },
+    #[error("{device} ended a search with unknown status {status}")]
+    UnknownStatus { device: String, status: u8 },
+    #[error("tour #{number} from {device} arrived numbered {sequence}: tours were lost on the way")]
+    ToursLost { device: String, number: u64, sequence: u32 },
+    /// A tour's engine and job tags contradict the search's split.
+    #[error("tour #{number} from {device}: {problem}")]
+    MixedStreams { device: String, number: u64, problem: String },
+
+    // Validating what came back.
+    #[error("the device returned an invalid tour (#{number}): {reason}")]
+    InvalidTour { number: usize, reason: String },
+    #[error("the device returned tour #{number} twice")]
+    DuplicateTour { number: usize },
+    #[error("the {device} device reported {reported} tours but sent {sent}: results were lost on the way")]
+    ToursMissing { device: &'static str, reported: u64, sent: u64 },
+    /// The CPU reference search failed (a tour it found did not validate,
+    /// or its threads could not start).
+    #[error("the CPU reference search failed")]
+    Reference(#[source] anyhow::Error),
+}
+
+impl DeviceError {
+    /// The request was wrong for the device, as opposed to a failure while
+    /// running it: the same request fails the same way every time.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(
+            self,
+            DeviceError::BoardTooLarge { .. }
+                | DeviceError::StartOffBoard { .. }
+                | DeviceError::NoTours
+                | DeviceError::Engines { .. }
+                | DeviceError::SplitTooDeep { .. }
+                | DeviceError::Unsupported(_)
+        )
+    }
+}
+
+/// What a refused command was, for messages.
+fn refused(command: u8) -> String {
+    match command {
+        code::SOLVE => "the search".into(),
+        // A frame it could not read names no command it ran.
+        _ => format!("a request it could not read (command {command:#04x})"),
+    }
+}
+
+/// Which way a link failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Write,
+    Read,
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Write => "write to",
+            Direction::Read => "read from",
+        })
+    }
+}
+
+/// Search features a bitstream may be built without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capability {
+    Warnsdorff,
+    Pruning,
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Capability::Warnsdorff => "Warnsdorff's rule",
+            Capability::Pruning => "dead-end pruning",
+        })
+    }
+}
+
+/// A request the user got wrong (as opposed to a failure while running it),
+/// from the FPGA flow, whose messages name the CLI's options; the CLI exits
+/// with status 2 for these.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_no_cli_flags() {
+        let device = || "/dev/ttyUSB1 at 115200 baud".to_string();
+        let io = || io::Error::other("gone");
+        let errors = [
+            DeviceError::NoTours,
+            DeviceError::Engines { device: device(), requested: 9, available: 4 },
+            DeviceError::SplitTooDeep { level: 17, max: 16 },
+            DeviceError::Unsupported(Capability::Warnsdorff),
+            DeviceError::Unsupported(Capability::Pruning),
+            DeviceError::NoPort,
+            DeviceError::SeveralPorts(vec!["/dev/ttyUSB0".into(), "/dev/ttyUSB1".into()]),
+            DeviceError::LinkLost { device: device(), direction: Direction::Read, source: io() },
+            DeviceError::NoAnswer { device: device(), timeout: Duration::from_secs(5) },
+            DeviceError::Timeout { device: device(), timeout: Duration::from_secs(5) },
+            DeviceError::Busy { device: device() },
+        ];
+        for error in errors {
+            let message = error.to_string();
+            assert!(!message.contains("--"), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_says_which_command() {
+        let device = "the simulated board".to_string();
+        let solve = DeviceError::Refused { device: device.clone(), code: ErrorCode::BadArgument, command: code::SOLVE };
+        assert!(solve.to_string().starts_with("the simulated board refused the search: "), "{solve}");
+        let frame = DeviceError::Refused { device, code: ErrorCode::BadCrc, command: 0 };
+        assert!(
+            frame.to_string().contains("could not read (command 0x00): a command arrived with a bad CRC"),
+            "{frame}"
+        );
+    }
+}
