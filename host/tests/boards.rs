@@ -1,4 +1,5 @@
 //! Board data and the constraint files generated from it; no FPGA tools.
+#![cfg(feature = "fpga")]
 
 use std::collections::HashSet;
 use std::path::Path;
