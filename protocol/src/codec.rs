@@ -53,6 +53,23 @@ pub struct SolveRequest {
     pub engines: u8,
 }
 
+impl SolveRequest {
+    /// SOLVE's payload: width, height, start file and rank, flags (the
+    /// first five bytes, the engines' arguments), limit, split, engines.
+    pub fn payload(&self) -> Vec<u8> {
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flags = flag(self.closed, flag::CLOSED)
+            | flag(self.warnsdorff, flag::WARNSDORFF)
+            | flag(self.count, flag::COUNT)
+            | flag(self.prune, flag::PRUNE);
+        let mut payload = vec![self.width, self.height, self.file, self.rank, flags];
+        payload.extend_from_slice(&self.limit.to_le_bytes());
+        payload.push(self.split);
+        payload.push(self.engines);
+        payload
+    }
+}
+
 /// Host-to-device messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -75,18 +92,7 @@ impl Command {
     /// The command as a frame.
     pub fn encode(&self) -> Vec<u8> {
         match self {
-            Command::Solve(r) => {
-                let flag = |on: bool, bit: u8| if on { bit } else { 0 };
-                let flags = flag(r.closed, flag::CLOSED)
-                    | flag(r.warnsdorff, flag::WARNSDORFF)
-                    | flag(r.count, flag::COUNT)
-                    | flag(r.prune, flag::PRUNE);
-                let mut payload = vec![r.width, r.height, r.file, r.rank, flags];
-                payload.extend_from_slice(&r.limit.to_le_bytes());
-                payload.push(r.split);
-                payload.push(r.engines);
-                frame(self.code(), &payload)
-            }
+            Command::Solve(r) => frame(self.code(), &r.payload()),
             _ => frame(self.code(), &[]),
         }
     }

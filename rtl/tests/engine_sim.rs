@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use knights_model::search::TourList;
 use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
-use knights_protocol::flag;
+use knights_protocol::codec::SolveRequest;
 use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
@@ -60,19 +60,21 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
     sim.add_testbench(move |mut sim: Sim<Engine<SQ, LB>>| {
         let mut x = sim.init()?;
         wait_clock_true!(sim, clock, x);
-        let mut flags = 0;
-        for (on, bit) in [
-            (spec.closed, flag::CLOSED),
-            (spec.order == MoveOrder::Warnsdorff, flag::WARNSDORFF),
-            (goal == Goal::CountAll, flag::COUNT),
-            (spec.prune, flag::PRUNE),
-        ] {
-            if on {
-                flags |= bit;
-            }
-        }
-        let arguments =
-            [spec.board.width as u8, spec.board.height as u8, spec.start.file as u8, spec.start.rank as u8, flags];
+        // SOLVE's first five payload bytes, as the host sends them.
+        let request = SolveRequest {
+            width: spec.board.width as u8,
+            height: spec.board.height as u8,
+            file: spec.start.file as u8,
+            rank: spec.start.rank as u8,
+            closed: spec.closed,
+            warnsdorff: spec.order == MoveOrder::Warnsdorff,
+            prune: spec.prune,
+            count: goal == Goal::CountAll,
+            limit: 0,
+            split: 0,
+            engines: 0,
+        };
+        let arguments = &request.payload()[..5];
         x.port.arguments.next = arguments.iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b)).into();
         x.prefix_length.next = (prefix.len() as u64).into();
         if let Goal::First(k) = goal {
