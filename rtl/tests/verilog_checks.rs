@@ -33,9 +33,9 @@ fn lint_waivers() -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$prefix_ready*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$refusal*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$result_items*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$job_found*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_path*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$found_number*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$jobs$found*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$jobs$found_path*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$jobs$found_number*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*engines$*$walking*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_any*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*blocked_two*\"\n\

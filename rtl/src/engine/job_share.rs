@@ -18,7 +18,9 @@
 
 use rust_hdl::prelude::*;
 
-use super::job_path::{JobPath, JOB_PATH_BITS};
+use super::job_path::JobPath;
+use super::EngineState;
+use crate::platform::{JobPort, JOB_PATH_BITS};
 
 #[derive(LogicBlock)]
 pub struct JobShare<const LB: usize> {
@@ -26,16 +28,11 @@ pub struct JobShare<const LB: usize> {
     /// A search starts, split at `split_level` (0: not split).
     pub search_start: Signal<In, bool>,
     pub split_level: Signal<In, Bits<LB>>,
-    /// The engine is at the search's root, on a board whose last level is
+    /// The engine's state (the root, searching in Run, waiting for a job in
+    /// Next, replaying a path, rejoining), on a board whose last level is
     /// `last_level`.
-    pub at_root: Signal<In, bool>,
+    pub state: Signal<In, EngineState>,
     pub last_level: Signal<In, Bits<LB>>,
-    /// The engine's state: searching (Run), waiting for a job (Next),
-    /// replaying a path (Replay), rejoining (Rejoin).
-    pub running: Signal<In, bool>,
-    pub waiting: Signal<In, bool>,
-    pub replaying: Signal<In, bool>,
-    pub rejoining: Signal<In, bool>,
     /// Where the search is: the current level, and the resume level.
     pub depth: Signal<In, Bits<LB>>,
     pub resume_valid: Signal<In, bool>,
@@ -58,17 +55,8 @@ pub struct JobShare<const LB: usize> {
     /// this clock, `dead` of them.
     pub judging: Signal<In, bool>,
     pub dead: Signal<In, Bits<4>>,
-    /// The queue's side (see `EnginePort`).
-    pub job_space: Signal<In, bool>,
-    pub job_grant: Signal<In, bool>,
-    pub job_path: Signal<In, Bits<JOB_PATH_BITS>>,
-    pub job_number: Signal<In, Bits<32>>,
-    pub job_request: Signal<Out, bool>,
-    pub job_found: Signal<Out, bool>,
-    pub found_path: Signal<Out, Bits<JOB_PATH_BITS>>,
-    pub found_number: Signal<Out, Bits<32>>,
-    pub walking: Signal<Out, bool>,
-    pub job: Signal<Out, Bits<32>>,
+    /// The queue's side of the engine's port.
+    pub jobs: JobPort,
     /// Nodes counted in the clock before.
     pub nodes: Signal<Out, Bits<16>>,
 
@@ -84,6 +72,8 @@ pub struct JobShare<const LB: usize> {
     /// jobs.
     pub root_done: Signal<Out, bool>,
     pub root_waits: Signal<Out, bool>,
+    /// No job is held, granted or coming: a waiting engine is done.
+    pub jobs_over: Signal<Out, bool>,
     /// The current node is a job handed to the queue: skipped as a dead end.
     pub skip_job: Signal<Out, bool>,
     /// Read the rejoin level's stack entry into the resume level, at
@@ -141,12 +131,8 @@ impl<const LB: usize> JobShare<LB> {
             clock: Default::default(),
             search_start: Default::default(),
             split_level: Default::default(),
-            at_root: Default::default(),
+            state: Default::default(),
             last_level: Default::default(),
-            running: Default::default(),
-            waiting: Default::default(),
-            replaying: Default::default(),
-            rejoining: Default::default(),
             depth: Default::default(),
             resume_valid: Default::default(),
             resume_level: Default::default(),
@@ -160,16 +146,7 @@ impl<const LB: usize> JobShare<LB> {
             job_starts: Default::default(),
             judging: Default::default(),
             dead: Default::default(),
-            job_space: Default::default(),
-            job_grant: Default::default(),
-            job_path: Default::default(),
-            job_number: Default::default(),
-            job_request: Default::default(),
-            job_found: Default::default(),
-            found_path: Default::default(),
-            found_number: Default::default(),
-            walking: Default::default(),
-            job: Default::default(),
+            jobs: Default::default(),
             nodes: Default::default(),
             splitting: Default::default(),
             job_held: Default::default(),
@@ -177,6 +154,7 @@ impl<const LB: usize> JobShare<LB> {
             rejoin_pending: Default::default(),
             root_done: Default::default(),
             root_waits: Default::default(),
+            jobs_over: Default::default(),
             skip_job: Default::default(),
             fetch: Default::default(),
             fetch_level: Default::default(),
@@ -242,22 +220,23 @@ impl<const LB: usize> Logic for JobShare<LB> {
         self.job_held.next = self.held.q.val();
         self.rejoin_ok.next = self.rejoin_allowed.q.val();
         self.rejoin_pending.next = self.pending.q.val();
-        self.walking.next = self.walking_top.q.val();
-        self.job.next = self.current_job.q.val();
-        self.job_found.next = self.found_pulse.q.val();
-        self.found_path.next = self.path.q.val();
-        self.found_number.next = self.jobs_found.q.val();
+        self.jobs.walking.next = self.walking_top.q.val();
+        self.jobs.job.next = self.current_job.q.val();
+        self.jobs.found.next = self.found_pulse.q.val();
+        self.jobs.found_path.next = self.path.q.val();
+        self.jobs.found_number.next = self.jobs_found.q.val();
         self.nodes.next = bit_cast::<16, 4>(self.node_pulse.q.val());
         self.found_pulse.d.next = false;
         self.job_entered.d.next = false;
         self.rejoin_started.d.next = false;
-        self.queue_room.d.next = self.job_space.val();
+        self.queue_room.d.next = self.jobs.space.val();
         self.root_waits.next = self.split_depth.q.val().any() & !self.walking_top.q.val();
+        self.jobs_over.next = !self.jobs.grant.val() & self.jobs.over.val();
         self.root_done.next = self.root_waits.val() & (self.split_depth.q.val() >= self.last_level.val());
 
         // Replaying a job's path: the move it takes at this level (while
         // rejoining, at the level popped to).
-        self.forcing.next = self.rejoining.val() | self.pending.q.val();
+        self.forcing.next = (self.state.val() == EngineState::Rejoin) | self.pending.q.val();
         self.paths.path.next = self.path.q.val();
         self.paths.replay_level.next = self.depth.val();
         if self.forcing.val() {
@@ -273,15 +252,17 @@ impl<const LB: usize> Logic for JobShare<LB> {
         // is on its last branch), or while waiting for one. The current node
         // may still branch anew, so a job can arrive a little before this one
         // ends; it is held until then.
-        self.job_request.next = self.split_on.q.val()
+        self.jobs.request.next = self.split_on.q.val()
             & !self.held.q.val()
             & !self.walking_top.q.val()
-            & (self.waiting.val()
-                | (self.running.val() & !self.resume_valid.val() & (self.depth.val() != self.split_depth.q.val())));
-        self.paths.offered.next = self.job_path.val();
-        if self.job_grant.val() {
-            self.path.d.next = self.job_path.val();
-            self.held_number.d.next = self.job_number.val();
+            & ((self.state.val() == EngineState::Next)
+                | ((self.state.val() == EngineState::Run)
+                    & !self.resume_valid.val()
+                    & (self.depth.val() != self.split_depth.q.val())));
+        self.paths.offered.next = self.jobs.path.val();
+        if self.jobs.grant.val() {
+            self.path.d.next = self.jobs.path.val();
+            self.held_number.d.next = self.jobs.number.val();
             self.held.d.next = true;
             self.rejoin_at.d.next = self.paths.rejoin_level.val();
             // The job in hand never returns to the job level (its last
@@ -317,7 +298,7 @@ impl<const LB: usize> Logic for JobShare<LB> {
         // (a descent that leaves untried moves takes the resume level back).
         // A job that ends before this is armed starts from Next instead.
         self.fetch.next = false;
-        if self.running.val()
+        if (self.state.val() == EngineState::Run)
             & self.held.q.val()
             & self.rejoin_allowed.q.val()
             & !self.resume_valid.val()
@@ -332,7 +313,7 @@ impl<const LB: usize> Logic for JobShare<LB> {
             self.held.d.next = false;
             self.current_job.d.next = self.held_number.q.val();
         }
-        if self.at_root.val() {
+        if self.state.val() == EngineState::Root {
             // Split only above the last level (a job must not be a whole
             // tour).
             self.split_on.d.next = self.split_depth.q.val().any() & (self.split_depth.q.val() < self.last_level.val());
@@ -343,11 +324,11 @@ impl<const LB: usize> Logic for JobShare<LB> {
         if self.walk_over.val() {
             self.walking_top.d.next = false;
         }
-        if self.replaying.val() & self.entering.val() & self.push_reaches_job.val() {
+        if (self.state.val() == EngineState::Replay) & self.entering.val() & self.push_reaches_job.val() {
             self.current_job.d.next = self.held_number.q.val();
             self.rejoin_allowed.d.next = true;
         }
-        if self.rejoining.val() & self.popping.val() & self.pop_reaches_job.val() {
+        if (self.state.val() == EngineState::Rejoin) & self.popping.val() & self.pop_reaches_job.val() {
             self.current_job.d.next = self.held_number.q.val();
         }
         if self.keeps_moves.val() | self.popping.val() {
@@ -395,7 +376,7 @@ impl<const LB: usize> Logic for JobShare<LB> {
             self.jobs_found.d.next = self.jobs_found.q.val() + 1;
             self.current_job.d.next = self.jobs_found.q.val();
         }
-        if self.at_root.val() {
+        if self.state.val() == EngineState::Root {
             self.counted.next = !self.split_depth.q.val().any() | self.walking_top.q.val();
         }
         // The walker keeps the move that entered each level above the jobs,

@@ -37,23 +37,8 @@ pub struct EnginePort {
     /// code, 0 when it can (combinational; the platform reads engine 0's).
     pub refusal: Signal<Out, Bits<8>>,
 
-    /// The queue has room for a job from the walker.
-    pub job_space: Signal<In, bool>,
-    /// The walker found a job in the clock before: its path and number.
-    pub job_found: Signal<Out, bool>,
-    pub found_path: Signal<Out, Bits<JOB_PATH_BITS>>,
-    pub found_number: Signal<Out, Bits<32>>,
-    /// The walker is still walking: more jobs may come.
-    pub walking: Signal<Out, bool>,
-    /// Wants a job; takes `job_path` and `job_number` while `job_grant`.
-    pub job_request: Signal<Out, bool>,
-    pub job_grant: Signal<In, bool>,
-    pub job_path: Signal<In, Bits<JOB_PATH_BITS>>,
-    pub job_number: Signal<In, Bits<32>>,
-    /// No job is left and none can come: a waiting engine stops.
-    pub jobs_over: Signal<In, bool>,
-    /// The job being searched: the tag of the results it streams.
-    pub job: Signal<Out, Bits<32>>,
+    /// The job queue's side: taking jobs, and the walker's jobs for others.
+    pub jobs: JobPort,
 
     /// A result's items, one per clock taken (valid and ready), the last
     /// one marked.
@@ -84,17 +69,7 @@ pub struct EngineSocket {
     pub arguments: Signal<Out, Bits<ARGUMENT_BITS>>,
     pub split_level: Signal<Out, Bits<8>>,
     pub refusal: Signal<In, Bits<8>>,
-    pub job_space: Signal<Out, bool>,
-    pub job_found: Signal<In, bool>,
-    pub found_path: Signal<In, Bits<JOB_PATH_BITS>>,
-    pub found_number: Signal<In, Bits<32>>,
-    pub walking: Signal<In, bool>,
-    pub job_request: Signal<In, bool>,
-    pub job_grant: Signal<Out, bool>,
-    pub job_path: Signal<Out, Bits<JOB_PATH_BITS>>,
-    pub job_number: Signal<Out, Bits<32>>,
-    pub jobs_over: Signal<Out, bool>,
-    pub job: Signal<In, Bits<32>>,
+    pub jobs: JobSocket,
     pub item: Signal<In, Bits<8>>,
     pub item_valid: Signal<In, bool>,
     pub item_last: Signal<In, bool>,
@@ -104,4 +79,44 @@ pub struct EngineSocket {
     pub solution: Signal<In, bool>,
     pub busy: Signal<In, bool>,
     pub streaming: Signal<In, bool>,
+}
+
+/// An engine's side of the job queue (part of [`EnginePort`]).
+#[derive(LogicInterface, Default)]
+#[join = "JobSocket"]
+pub struct JobPort {
+    /// The queue has room for a job from the walker.
+    pub space: Signal<In, bool>,
+    /// The walker found a job in the clock before: its path and number.
+    pub found: Signal<Out, bool>,
+    pub found_path: Signal<Out, Bits<JOB_PATH_BITS>>,
+    pub found_number: Signal<Out, Bits<32>>,
+    /// The walker is still walking: more jobs may come.
+    pub walking: Signal<Out, bool>,
+    /// Wants a job; takes `path` and `number` while `grant`.
+    pub request: Signal<Out, bool>,
+    pub grant: Signal<In, bool>,
+    pub path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub number: Signal<In, Bits<32>>,
+    /// No job is left and none can come: a waiting engine stops.
+    pub over: Signal<In, bool>,
+    /// The job being searched: the tag of the results it streams.
+    pub job: Signal<Out, Bits<32>>,
+}
+
+/// The queue's side of [`JobPort`], every direction turned round.
+#[derive(LogicInterface, Default)]
+#[join = "JobPort"]
+pub struct JobSocket {
+    pub space: Signal<Out, bool>,
+    pub found: Signal<In, bool>,
+    pub found_path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub found_number: Signal<In, Bits<32>>,
+    pub walking: Signal<In, bool>,
+    pub request: Signal<In, bool>,
+    pub grant: Signal<Out, bool>,
+    pub path: Signal<Out, Bits<JOB_PATH_BITS>>,
+    pub number: Signal<Out, Bits<32>>,
+    pub over: Signal<Out, bool>,
+    pub job: Signal<In, Bits<32>>,
 }

@@ -31,7 +31,7 @@ use rust_hdl::prelude::*;
 use crate::command::CommandReceiver;
 use crate::response::{ResponseSender, FRAME_BITS};
 use crate::uart::{UartReceiver, UartTransmitter};
-pub use engine_port::{EnginePort, EngineSocket, ARGUMENT_BITS, JOB_PATH_BITS};
+pub use engine_port::{EnginePort, EngineSocket, JobPort, JobSocket, ARGUMENT_BITS, JOB_PATH_BITS};
 use job_queue::JobQueue;
 use result_arbiter::ResultArbiter;
 use totals::Totals;
@@ -325,28 +325,28 @@ impl Logic for Platform {
         }
 
         // Jobs: the walker's into the queue, the queue's to whoever asks.
-        self.queue.found.next = self.engines[0].job_found.val();
-        self.queue.found_path.next = self.engines[0].found_path.val();
-        self.queue.found_number.next = self.engines[0].found_number.val();
-        self.queue.walking.next = self.engines[0].walking.val();
+        self.queue.found.next = self.engines[0].jobs.found.val();
+        self.queue.found_path.next = self.engines[0].jobs.found_path.val();
+        self.queue.found_number.next = self.engines[0].jobs.found_number.val();
+        self.queue.walking.next = self.engines[0].jobs.walking.val();
         self.request_chain[0].next = 0.into();
-        if self.engines[0].job_request.val() {
+        if self.engines[0].jobs.request.val() {
             self.request_chain[0].next = 1.into();
         }
         self.queue.requests.next = self.request_chain[0].val();
         for i in 1..self.engines.len() {
             self.request_chain[i].next = self.request_chain[i - 1].val();
-            if self.engines[i].job_request.val() {
+            if self.engines[i].jobs.request.val() {
                 self.request_chain[i].next = self.request_chain[i - 1].val() | self.engine_one_hot[i].val();
             }
             self.queue.requests.next = self.request_chain[i].val();
         }
         for i in 0..self.engines.len() {
-            self.engines[i].job_space.next = self.queue.space.val();
-            self.engines[i].job_grant.next = (self.queue.grants.val() & self.engine_one_hot[i].val()).any();
-            self.engines[i].job_path.next = self.queue.path.val();
-            self.engines[i].job_number.next = self.queue.number.val();
-            self.engines[i].jobs_over.next = self.queue.over.val();
+            self.engines[i].jobs.space.next = self.queue.space.val();
+            self.engines[i].jobs.grant.next = (self.queue.grants.val() & self.engine_one_hot[i].val()).any();
+            self.engines[i].jobs.path.next = self.queue.path.val();
+            self.engines[i].jobs.number.next = self.queue.number.val();
+            self.engines[i].jobs.over.next = self.queue.over.val();
         }
 
         // Results: one engine's at a time, to the response sender.
@@ -356,7 +356,7 @@ impl Logic for Platform {
             self.arbiter.items[i].next = self.engines[i].item.val();
             self.arbiter.item_valids[i].next = self.engines[i].item_valid.val();
             self.arbiter.item_lasts[i].next = self.engines[i].item_last.val();
-            self.arbiter.jobs[i].next = self.engines[i].job.val();
+            self.arbiter.jobs[i].next = self.engines[i].jobs.job.val();
             self.engines[i].item_ready.next = self.arbiter.item_readies[i].val();
             self.engines[i].cancel.next = self.arbiter.cancels[i].val();
         }
