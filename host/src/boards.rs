@@ -52,9 +52,29 @@ pub struct Pin {
     pub io_type: Option<String>,
 }
 
+/// The kind of engine a build's accelerator is made of (a board file's
+/// `engine`); each kind has its own RTL behind the same platform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The knight's-tour engine that keeps the board in registers and
+    /// enters a node every clock (`rtl/src/engine`); its size grows with the
+    /// board's area.
+    Wide,
+}
+
+impl std::fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EngineKind::Wide => "wide",
+        })
+    }
+}
+
 /// What a build's bitstream holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Build {
+    pub engine: EngineKind,
     pub max_width: u16,
     pub max_height: u16,
     pub engines: u16,
@@ -155,6 +175,7 @@ struct BuildEntry {
     /// The `[[part]]` it is for, by name.
     part: String,
     title: Option<String>,
+    engine: EngineKind,
     max_width: u16,
     max_height: u16,
     engines: u16,
@@ -213,6 +234,7 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                 title: entry.title.clone().unwrap_or_else(|| part.title.clone()),
                 part,
                 build: Build {
+                    engine: entry.engine,
                     max_width: entry.max_width,
                     max_height: entry.max_height,
                     engines: entry.engines,
@@ -249,6 +271,7 @@ pub struct Listing {
     pub family: Family,
     pub device: String,
     pub package: String,
+    pub engine: EngineKind,
     pub max_width: u16,
     pub max_height: u16,
     pub engines: u16,
@@ -269,6 +292,7 @@ impl Listing {
             family: board.part.family,
             device: board.part.device.clone(),
             package: board.part.package.clone(),
+            engine: board.build.engine,
             max_width: board.build.max_width,
             max_height: board.build.max_height,
             engines: board.build.engines,
@@ -282,9 +306,10 @@ impl Listing {
 /// The listings as a table with a header line, each column as wide as its
 /// widest cell (text left-aligned, numbers right-aligned).
 pub fn table(listings: &[Listing]) -> String {
-    const HEADER: [&str; 9] = ["board", "part", "title", "fpga", "max board", "engines", "clock", "baud", "orders"];
-    const RIGHT_ALIGNED: [bool; 9] = [false, false, false, false, true, true, true, true, false];
-    let rows: Vec<[String; 9]> = listings
+    const HEADER: [&str; 10] =
+        ["board", "part", "title", "fpga", "max board", "engine", "engines", "clock", "baud", "orders"];
+    const RIGHT_ALIGNED: [bool; 10] = [false, false, false, false, true, false, true, true, true, false];
+    let rows: Vec<[String; 10]> = listings
         .iter()
         .map(|l| {
             let orders: Vec<String> = l.orders.iter().map(|o| o.to_string()).collect();
@@ -294,6 +319,7 @@ pub fn table(listings: &[Listing]) -> String {
                 l.title.clone(),
                 format!("{:?} {}-{}", l.family, l.device, l.package).to_lowercase(),
                 format!("{}x{}", l.max_width, l.max_height),
+                l.engine.to_string(),
                 l.engines.to_string(),
                 format!("{} MHz", l.clock_hz as f64 / 1e6),
                 l.baud.to_string(),
@@ -301,7 +327,7 @@ pub fn table(listings: &[Listing]) -> String {
             ]
         })
         .collect();
-    let widths: [usize; 9] =
+    let widths: [usize; 10] =
         std::array::from_fn(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0).max(HEADER[c].len()));
     let mut out = String::new();
     for cells in std::iter::once(HEADER.map(String::from)).chain(rows) {
@@ -420,6 +446,9 @@ mod tests {
         let idle = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-85f\"", 1);
         let error = parse(&idle).unwrap_err().to_string();
         assert!(error.contains("part \"ulx3s-12f\" has no build"), "{error}");
+        let unknown_kind = ulx3s_file().replacen("engine = \"wide\"", "engine = \"compact\"", 1);
+        let error = format!("{:#}", parse(&unknown_kind).unwrap_err());
+        assert!(error.contains("unknown variant `compact`, expected `wide`"), "{error}");
     }
 
     #[test]

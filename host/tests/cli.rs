@@ -205,6 +205,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
     );
     assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(35_714_286)));
     assert_eq!(six["orders"], serde_json::json!(["fixed"]));
+    assert!(listed.iter().all(|b| b["engine"] == "wide"), "every build names its engine kind");
     for key in ["title", "family", "package", "max_height", "baud"] {
         assert!(six.get(key).is_some(), "{key} in {six}");
     }
@@ -222,7 +223,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
 #[test]
 fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     for (args, expected) in [
-        ("build --board icebreaker --max-size 7x7", "--max-size 7x7"),
+        ("build --board icebreaker --max-size 7x7", "largest board 7x7: the RTL has engines"),
         ("build --board icebreaker --engines 0", "1 to 32 engines"),
         ("build --board icebreaker --engines 33", "1 to 32 engines"),
         ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
@@ -247,8 +248,8 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     let engine = String::from_utf8(output.stdout).unwrap();
     assert!(engine.contains("module top(") && !engine.contains("uart_tx"), "{engine}");
     for (args, expected) in [
-        ("verilog --size 7x7", "--size 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
-        ("verilog --size 4 --engines 33", "--engines 33: a bitstream has 1 to 32 engines"),
+        ("verilog --size 7x7", "largest board 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
+        ("verilog --size 4 --engines 33", "33 engines: a bitstream has 1 to 32 engines"),
         ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
         ("verilog --size 4 --engine-only --engines 2", "cannot be used with"),
     ] {

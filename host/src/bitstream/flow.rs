@@ -13,7 +13,7 @@ use super::tool_log;
 use super::tool_report::{log_utilisation, report_fmax, report_utilisation, stat_cells};
 use super::tools::{log_tail, run_step, tool_version, tools, Phase, Step, Watch};
 use super::verilog::{keep_engines_apart, wrapper_verilog, WRAPPER_TOP};
-use crate::boards::{Board, Family};
+use crate::boards::{Board, EngineKind, Family};
 use crate::build_report::{BuildReport, Usage};
 
 /// Builds the bitstream, telling `watch` each step and its progress.
@@ -27,13 +27,15 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let path = |name: &str| dir.join(name);
 
     let link = LinkSettings::new(clock_hz, u64::from(options.baud));
-    let rtl = knights_rtl::verilog::accelerator_verilog(
-        usize::from(options.max_width),
-        usize::from(options.max_height),
-        usize::from(options.engines),
-        Features { warnsdorff: options.warnsdorff },
-        link,
-    )
+    let rtl = match options.engine {
+        EngineKind::Wide => knights_rtl::verilog::accelerator_verilog(
+            usize::from(options.max_width),
+            usize::from(options.max_height),
+            usize::from(options.engines),
+            Features { warnsdorff: options.warnsdorff },
+            link,
+        ),
+    }
     .expect("area checked above");
     write(&path("accelerator.v"), &keep_engines_apart(&rtl, options.engines))?;
     write(&path("board.v"), &wrapper_verilog(board, &plan))?;

@@ -5,13 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use super::pll;
-use crate::boards::{Board, Family};
+use crate::boards::{Board, EngineKind, Family};
 use crate::build_report::{mhz, BUILD_ROOT};
 use crate::error::UsageError;
 
 /// What to build for a board; [`BuildOptions::for_board`] gives its defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildOptions {
+    pub engine: EngineKind,
     pub max_width: u16,
     pub max_height: u16,
     pub engines: u16,
@@ -32,6 +33,7 @@ impl BuildOptions {
     /// The build the board's data describes, written to `build/NAME`.
     pub fn for_board(board: &Board) -> Self {
         BuildOptions {
+            engine: board.build.engine,
             max_width: board.build.max_width,
             max_height: board.build.max_height,
             engines: board.build.engines,
@@ -111,7 +113,7 @@ impl ClockPlan {
 /// Checks the options against what the RTL and the board can do.
 pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
     check_engines(options.engines)?;
-    check_area("--max-size", options.max_width, options.max_height)?;
+    check_area(options.max_width, options.max_height)?;
     check_baud(options.clock_hz, u64::from(options.baud))?;
     ClockPlan::new(board, options.clock_hz)
 }
@@ -119,17 +121,17 @@ pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageEr
 pub(super) fn check_engines(engines: u16) -> Result<(), UsageError> {
     let max_engines = knights_rtl::accelerator::MAX_ENGINES as u16;
     if !(1..=max_engines).contains(&engines) {
-        return Err(UsageError(format!("--engines {engines}: a bitstream has 1 to {max_engines} engines")));
+        return Err(UsageError(format!("{engines} engines: a bitstream has 1 to {max_engines} engines")));
     }
     Ok(())
 }
 
-/// `flag` is the option that gave the size, for the message.
-pub(super) fn check_area(flag: &str, max_width: u16, max_height: u16) -> Result<(), UsageError> {
+/// The largest board a build takes must have an engine instance.
+pub(super) fn check_area(max_width: u16, max_height: u16) -> Result<(), UsageError> {
     let area = usize::from(max_width) * usize::from(max_height);
     if !knights_rtl::verilog::SUPPORTED_AREAS.contains(&area) {
         return Err(UsageError(format!(
-            "{flag} {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
+            "largest board {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
             knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
         )));
     }
@@ -139,7 +141,7 @@ pub(super) fn check_area(flag: &str, max_width: u16, max_height: u16) -> Result<
 pub(super) fn check_baud(clock_hz: u64, baud: u64) -> Result<(), UsageError> {
     if baud == 0 || clock_hz / baud < 4 {
         return Err(UsageError(format!(
-            "--baud {baud}: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
+            "{baud} baud: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
             clock_hz / 4,
             mhz(clock_hz as f64)
         )));

@@ -25,7 +25,7 @@ pub enum Design {
 /// The design's Verilog (top module `top`) for boards up to `max_size`, or
 /// a usage error that says which values the RTL takes.
 pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, UsageError> {
-    check_area("--size", max_size.width, max_size.height)?;
+    check_area(max_size.width, max_size.height)?;
     let (width, height) = (usize::from(max_size.width), usize::from(max_size.height));
     let verilog = match design {
         Design::Engine => knights_rtl::verilog::engine_verilog(width, height),
@@ -33,7 +33,9 @@ pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, Usa
             check_engines(engines)?;
             // The link keeps its clock and baud in 32-bit constants.
             if clock_hz >= 1 << 32 {
-                return Err(UsageError(format!("--clock {clock_hz}: the RTL takes clocks below 2^32 Hz (4.29 GHz)")));
+                return Err(UsageError(format!(
+                    "a {clock_hz} Hz clock: the RTL takes clocks below 2^32 Hz (4.29 GHz)"
+                )));
             }
             check_baud(clock_hz, baud)?;
             let link = LinkSettings::new(clock_hz, baud);
