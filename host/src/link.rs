@@ -407,33 +407,7 @@ impl JobTags {
 mod tests {
     use super::*;
     use crate::proto::Counters;
-
-    /// A device that answers each command written with the next scripted
-    /// response.
-    struct Scripted {
-        answers: Vec<Response>,
-        pending: Vec<u8>,
-    }
-
-    impl Transport for Scripted {
-        fn write_all(&mut self, _bytes: &[u8]) -> std::io::Result<()> {
-            if !self.answers.is_empty() {
-                self.pending.extend(self.answers.remove(0).encode());
-            }
-            Ok(())
-        }
-
-        fn read(&mut self, buffer: &mut [u8], _timeout: Duration) -> std::io::Result<usize> {
-            let n = buffer.len().min(self.pending.len());
-            buffer[..n].copy_from_slice(&self.pending[..n]);
-            self.pending.drain(..n);
-            Ok(n)
-        }
-
-        fn describe(&self) -> String {
-            "a scripted device".into()
-        }
-    }
+    use crate::transport::scripted::Scripted;
 
     #[test]
     fn a_build_without_warnsdorff_is_not_asked_for_it() {
@@ -448,7 +422,7 @@ mod tests {
             prune: true,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
-        let transport = Scripted { answers: vec![Response::Identity(identity), idle], pending: vec![] };
+        let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
         let device = LinkedDevice::connect("board", transport, Duration::from_secs(1)).unwrap();
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),

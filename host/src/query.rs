@@ -134,3 +134,130 @@ impl Sink for Collector<'_> {
         (self.progress)(nodes, tours)
     }
 }
+
+/// The host's checks against a device that lies: every lie is refused with
+/// its own error, through the same path a board's tours take.
+#[cfg(test)]
+mod lying_device {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::board::BoardSize;
+    use crate::link::LinkedDevice;
+    use crate::proto::{code, Counters, Identity, Response, VERSION};
+    use crate::search::{MoveOrder, Searcher};
+    use crate::transport::scripted::Scripted;
+
+    const SIDE: u16 = 5;
+
+    fn query(tours: usize) -> Query {
+        let spec = SearchSpec {
+            board: BoardSize::square(SIDE),
+            start: Square::new(0, 0),
+            closed: false,
+            order: MoveOrder::Fixed,
+            prune: false,
+        };
+        Query { spec, goal: Goal::First(tours as u64) }
+    }
+
+    /// Open 5×5 tours from a1, as square numbers, in the reference's order.
+    fn true_tours() -> Vec<Vec<u8>> {
+        let (_, tours) = Searcher::new(query(1).spec).unwrap().tours(Goal::CountAll);
+        tours.iter().map(|tour| tour.iter().map(|s| (s.rank * SIDE + s.file) as u8).collect()).collect()
+    }
+
+    fn tour(sequence: u32, job: u32, squares: &[u8]) -> Response {
+        Response::Tour { sequence, engine: 0, job, squares: squares.to_vec() }
+    }
+
+    fn done(status: u8, tours: u64) -> Response {
+        Response::Done { status, counters: Counters { tours, nodes: 1_000, cycles: 1_000, engine_cycles: 1_000 } }
+    }
+
+    /// Runs a first-`wanted` query on a 4-engine device that answers SOLVE
+    /// with `answer` (after its ACK), split at `split`, and an ABORT with
+    /// DONE.
+    fn run_against(split: u8, wanted: usize, answer: Vec<Response>) -> Result<Answer, DeviceError> {
+        let identity = Identity {
+            version: VERSION,
+            max_width: SIDE as u8,
+            max_height: SIDE as u8,
+            engines: 4,
+            clock_hz: 12_000_000,
+            baud: 115_200,
+            warnsdorff: true,
+            prune: true,
+        };
+        let idle = Response::Progress { searching: false, counters: Counters::default() };
+        let solve = std::iter::once(Response::Ack { command: code::SOLVE }).chain(answer).collect();
+        let aborted = vec![done(code::STATUS_ABORTED, 0)];
+        let script = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle], solve, aborted]);
+        let mut device = LinkedDevice::connect("board", script, Duration::from_millis(200))?;
+        device.set_split(Some(split));
+        run(&mut device, query(wanted), &mut |_, _| Flow::Continue)
+    }
+
+    #[test]
+    fn an_honest_device_is_believed() {
+        let tours = true_tours();
+        let answer =
+            run_against(0, 2, vec![tour(1, 0, &tours[0]), tour(2, 0, &tours[1]), done(code::STATUS_FOUND, 2)]).unwrap();
+        assert_eq!((answer.tours.len(), answer.tour_count, answer.status), (2, 2, Status::Found));
+    }
+
+    #[test]
+    fn a_tour_that_breaks_the_rules_is_refused() {
+        let mut broken = true_tours()[1].clone();
+        broken.swap(3, 4);
+        let error = run_against(0, 2, vec![tour(1, 0, &true_tours()[0]), tour(2, 0, &broken)]).unwrap_err();
+        assert!(matches!(error, DeviceError::InvalidTour { number: 2, .. }), "{error}");
+        let short = &true_tours()[0][..24];
+        let error = run_against(0, 1, vec![tour(1, 0, short)]).unwrap_err();
+        assert!(matches!(error, DeviceError::InvalidTour { number: 1, .. }), "{error}");
+    }
+
+    #[test]
+    fn a_tour_sent_twice_is_refused() {
+        let first = &true_tours()[0];
+        let error = run_against(0, 2, vec![tour(1, 0, first), tour(2, 0, first)]).unwrap_err();
+        assert!(matches!(error, DeviceError::DuplicateTour { number: 2 }), "{error}");
+    }
+
+    #[test]
+    fn a_gap_in_the_sequence_numbers_is_refused() {
+        let tours = true_tours();
+        let error = run_against(0, 2, vec![tour(1, 0, &tours[0]), tour(3, 0, &tours[1])]).unwrap_err();
+        assert!(matches!(error, DeviceError::ToursLost { number: 2, sequence: 3, .. }), "{error}");
+    }
+
+    #[test]
+    fn a_tour_outside_its_jobs_path_is_refused() {
+        // Split at level 1, a job is a path of two squares: two tours of the
+        // same job must share them.
+        let tours = true_tours();
+        let other = tours.iter().find(|t| t[1] != tours[0][1]).expect("tours from a1 go two ways");
+        let error = run_against(1, 2, vec![tour(1, 5, &tours[0]), tour(2, 5, other)]).unwrap_err();
+        assert!(matches!(error, DeviceError::MixedStreams { number: 2, .. }), "{error}");
+    }
+
+    #[test]
+    fn a_done_that_disagrees_with_the_tours_sent_is_refused() {
+        let tours = true_tours();
+        let error = run_against(0, 3, vec![tour(1, 0, &tours[0]), tour(2, 0, &tours[1]), done(code::STATUS_FOUND, 3)])
+            .unwrap_err();
+        assert!(matches!(error, DeviceError::ToursMissing { reported: 3, sent: 2, .. }), "{error}");
+    }
+
+    #[test]
+    fn an_unknown_status_is_refused() {
+        let error = run_against(0, 1, vec![tour(1, 0, &true_tours()[0]), done(9, 1)]).unwrap_err();
+        assert!(matches!(error, DeviceError::UnknownStatus { status: 9, .. }), "{error}");
+    }
+
+    #[test]
+    fn a_device_that_goes_quiet_times_out() {
+        let error = run_against(0, 2, vec![tour(1, 0, &true_tours()[0])]).unwrap_err();
+        assert!(matches!(error, DeviceError::Timeout { .. }), "{error}");
+    }
+}

@@ -4,6 +4,8 @@
 use std::io;
 use std::time::Duration;
 
+#[cfg(test)]
+pub(crate) mod scripted;
 mod serial;
 #[cfg(feature = "sim")]
 mod sim;
