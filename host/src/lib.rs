@@ -4,7 +4,8 @@
 //! [`moves`], [`search`], the CPU reference the RTL must match node for node,
 //! [`parallel`] and [`validate`], the checker every reported tour goes
 //! through), [`device`] (one API over every place a search can run, with
-//! [`query`] checking a request and validating its answer, and
+//! [`query`] checking a request and validating its answer, [`whole_board`]
+//! counting from every start square, and
 //! [`error::DeviceError`] for what goes wrong), [`proto`] (the link
 //! protocol, pure), [`transport`] (byte pipes: serial port, simulated
 //! board), [`link`] (devices over a transport), [`render`] (text, JSON and
@@ -34,7 +35,8 @@ pub mod proto;
 pub mod query;
 pub mod render;
 pub mod transport;
+pub mod whole_board;
 
-pub use knights_model::{board, moves, parallel, search, validate};
+pub use knights_model::{board, moves, parallel, search, symmetry, validate};
 pub use knights_model::{BoardSize, Square};
 pub use knights_model::{Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use crate::board::{file_name, BoardSize, Square};
 use crate::query::Answer;
 use crate::search::Goal;
+use crate::whole_board::WholeBoard;
 
 /// The board with each square's move number (1 = start), rank 1 at the bottom.
 pub fn board_text(board: BoardSize, tour: &[Square]) -> String {
@@ -154,6 +155,89 @@ pub fn json(answer: &Answer) -> Value {
         "link_bytes_received": answer.link.map(|l| l.bytes_received),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
         "impossible": answer.impossible,
+    })
+}
+
+/// A count from every start square: the total and its search in one line,
+/// then a line per class of start squares.
+pub fn whole_board_text(whole: &WholeBoard) -> String {
+    let spec = &whole.spec;
+    let seconds = whole.elapsed.as_secs_f64();
+    let mut out = format!(
+        "{} {} tour{} of {} from every start square ({} classes of start squares under the board's symmetries; {} order{}, {} device): {} nodes in {:.3} s",
+        whole.tour_count(),
+        if spec.closed { "closed" } else { "open" },
+        if whole.tour_count() == 1 { "" } else { "s" },
+        spec.board,
+        whole.classes.len(),
+        spec.order,
+        if spec.prune { ", pruned" } else { "" },
+        whole.device,
+        whole.nodes(),
+        seconds
+    );
+    if let Some(cycles) = whole.cycles() {
+        write!(out, ", {cycles} cycles").unwrap();
+    }
+    if let Some(reason) = whole.impossible() {
+        write!(out, "; not searched: {reason}").unwrap();
+    } else if whole.status == crate::search::Status::Aborted {
+        out.push_str("; stopped before the count finished");
+    }
+    out.push('\n');
+    for class in &whole.classes {
+        writeln!(
+            out,
+            "  {:>4} ({} square{}): {} tours from each, {} nodes",
+            class.start.to_string(),
+            class.weight,
+            if class.weight == 1 { "" } else { "s" },
+            class.answer.tour_count,
+            class.answer.nodes
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// A count from every start square as one JSON object: the total as
+/// `tours` and `tour_count` (as for one start), and `classes`.
+pub fn whole_board_json(whole: &WholeBoard) -> Value {
+    let spec = &whole.spec;
+    let classes: Vec<Value> = whole
+        .classes
+        .iter()
+        .map(|c| {
+            json!({
+                "start": c.start.to_string(),
+                "weight": c.weight,
+                "tours": c.answer.tour_count,
+                "nodes": c.answer.nodes,
+                "cycles": c.answer.cycles,
+                "engine_seconds": engine_seconds(&c.answer),
+                "elapsed_seconds": c.answer.elapsed.as_secs_f64(),
+            })
+        })
+        .collect();
+    json!({
+        "size": spec.board.to_string(),
+        "width": spec.board.width,
+        "height": spec.board.height,
+        "start": "all",
+        "closed": spec.closed,
+        "order": spec.order,
+        "prune": spec.prune,
+        "device": whole.device,
+        "mode": "count",
+        "status": whole.status,
+        "tours": whole.tour_count(),
+        "tour_count": whole.tour_count(),
+        "nodes": whole.nodes(),
+        "cycles": whole.cycles(),
+        "engine_seconds": whole.classes.iter().map(|c| engine_seconds(&c.answer)).sum::<Option<f64>>(),
+        "elapsed_seconds": whole.elapsed.as_secs_f64(),
+        "impossible": whole.impossible(),
+        "classes": classes,
     })
 }
 

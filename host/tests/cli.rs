@@ -37,6 +37,36 @@ fn count_5x5_as_json() {
     assert!(json["elapsed_seconds"].as_f64().unwrap() >= 0.0);
 }
 
+#[test]
+fn count_from_every_start_square_weights_each_class() {
+    // OEIS A165134: 1,728 open tours of the 5×5 board from every square.
+    let json = stdout_json(&knights("count --size 5 --start all --device cpu --format json"));
+    assert_eq!((json["tours"].as_u64(), json["tour_count"].as_u64()), (Some(1728), Some(1728)));
+    assert_eq!(json["start"], "all");
+    let classes = json["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), 6, "a 5x5 board has six classes of start squares");
+    assert_eq!(classes.iter().map(|c| c["weight"].as_u64().unwrap()).sum::<u64>(), 25);
+    assert_eq!((classes[0]["start"].as_str(), classes[0]["tours"].as_u64()), (Some("a1"), Some(304)));
+    let nodes: u64 = classes.iter().map(|c| c["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(json["nodes"].as_u64(), Some(nodes));
+    let text = String::from_utf8(knights("count --size 5 --start all --device cpu").stdout).unwrap();
+    assert!(text.starts_with("1728 open tours of 5x5 from every start square (6 classes"), "{text}");
+    assert!(text.contains("a1 (4 squares): 304 tours from each"), "{text}");
+    let output = knights("solve --size 5 --start all --device cpu");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("use it with `knights count`"), "{}", stderr(&output));
+}
+
+#[cfg(feature = "sim")]
+#[test]
+fn the_simulated_board_counts_from_every_start_square() {
+    let json = stdout_json(&knights("count --size 5 --start all --device sim --format json"));
+    assert_eq!(json["tour_count"].as_u64(), Some(1728));
+    let cpu = stdout_json(&knights("count --size 5 --start all --device cpu --format json"));
+    assert_eq!(json["nodes"], cpu["nodes"], "node for node with the reference");
+    assert!(json["cycles"].as_u64().unwrap() > 0);
+}
+
 #[cfg(feature = "sim")]
 #[test]
 fn solve_shows_a_numbered_board_and_the_moves() {

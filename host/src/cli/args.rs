@@ -32,7 +32,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Count every tour from the start square.
+    /// Count every tour from the start square (or from every square).
     Count {
         #[command(flatten)]
         search: SearchArgs,
@@ -176,9 +176,11 @@ pub struct SearchArgs {
     /// Board size: N for N×N, or WxH for W files by H ranks (e.g. 6x5).
     #[arg(long, value_name = "N|WxH")]
     pub size: BoardSize,
-    /// Start square in algebraic notation (a1 is the bottom-left corner).
-    #[arg(long, default_value = "a1", value_name = "SQUARE")]
-    pub start: Square,
+    /// Start square in algebraic notation (a1 is the bottom-left corner);
+    /// `all` (count only) counts from every square, searching one square of
+    /// each class the board's symmetries make equivalent.
+    #[arg(long, default_value = "a1", value_name = "SQUARE|all")]
+    pub start: Start,
     /// Only closed tours (the last square a knight move from the first).
     #[arg(long)]
     pub closed: bool,
@@ -191,11 +193,35 @@ pub struct SearchArgs {
     pub no_prune: bool,
 }
 
+/// Where the tours start: one square, or every square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    Square(Square),
+    All,
+}
+
+impl std::str::FromStr for Start {
+    type Err = anyhow::Error;
+
+    fn from_str(text: &str) -> anyhow::Result<Self> {
+        if text.eq_ignore_ascii_case("all") {
+            Ok(Start::All)
+        } else {
+            text.parse().map(Start::Square)
+        }
+    }
+}
+
 impl SearchArgs {
+    /// The search; with `--start all`, from a1 (the caller counts from
+    /// every square).
     pub fn spec(&self) -> SearchSpec {
         SearchSpec {
             board: self.size,
-            start: self.start,
+            start: match self.start {
+                Start::Square(square) => square,
+                Start::All => Square::new(0, 0),
+            },
             closed: self.closed,
             order: self.order,
             prune: !self.no_prune,

@@ -7,12 +7,16 @@ use knights::error::UsageError;
 use knights::query::{self, Answer, Query};
 use knights::render;
 use knights::search::Goal;
+use knights::whole_board;
 
-use super::args::{DeviceArgs, Format, SearchArgs};
+use super::args::{DeviceArgs, Format, SearchArgs, Start};
 use super::progress::Progress;
 
 /// `knights solve`: the first `limit` tours.
 pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
+    if search.start == Start::All {
+        return Err(UsageError("--start all counts from every square: use it with `knights count`".into()).into());
+    }
     let answer = search_on(device, Query { spec: search.spec(), goal: Goal::First(limit) })?;
     match format {
         Format::Text => write!(out, "{}", render::text(&answer))?,
@@ -30,10 +34,28 @@ pub fn count(search: &SearchArgs, device: &DeviceArgs, format: Format, out: &mut
     if format == Format::Svg {
         return Err(UsageError("count has no picture to draw: use --format text or json".into()).into());
     }
+    if search.start == Start::All {
+        return count_every_start(search, device, format, out);
+    }
     let answer = search_on(device, Query { spec: search.spec(), goal: Goal::CountAll })?;
     match format {
         Format::Json => writeln!(out, "{}", render::json(&answer))?,
         _ => writeln!(out, "{}", render::summary(&answer))?,
+    }
+    Ok(())
+}
+
+/// `knights count --start all`.
+fn count_every_start(search: &SearchArgs, device_args: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
+    let mut device = device_args.open()?;
+    let mut progress = Progress::on_stderr();
+    let whole = whole_board::count_every_start(device.as_mut(), search.spec(), &mut |nodes, tours| {
+        progress.update(nodes, tours)
+    })?;
+    progress.finish();
+    match format {
+        Format::Json => writeln!(out, "{}", render::whole_board_json(&whole))?,
+        _ => write!(out, "{}", render::whole_board_text(&whole))?,
     }
     Ok(())
 }
