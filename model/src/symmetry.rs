@@ -48,7 +48,7 @@ pub fn start_classes(board: BoardSize) -> Vec<StartClass> {
             let mut orbit = images(board, square);
             orbit.sort_by_key(|s| s.index(board));
             orbit.dedup();
-            (orbit[0] == square).then(|| StartClass { start: square, weight: orbit.len() as u64 })
+            (orbit[0] == square).then_some(StartClass { start: square, weight: orbit.len() as u64 })
         })
         .collect()
 }
