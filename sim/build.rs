@@ -8,6 +8,8 @@ use std::process::Command;
 
 use knights_rtl::accelerator::{Features, LinkSettings};
 
+include!("src/recipe.rs");
+
 /// The largest board of the simulated build.
 const MAX_WIDTH: usize = 8;
 const MAX_HEIGHT: usize = 8;
@@ -22,6 +24,7 @@ fn main() {
     let shim = manifest.join("csrc/shim.cpp");
     println!("cargo:rerun-if-changed={}", shim.display());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/recipe.rs");
     println!("cargo:rerun-if-env-changed=KNIGHTS_SIM_ENGINES");
     let engines = match std::env::var("KNIGHTS_SIM_ENGINES") {
         Ok(text) => match text.parse::<usize>() {
@@ -53,14 +56,7 @@ fn main() {
     .unwrap();
 
     let obj = out.join("obj_dir");
-    run(Command::new("verilator")
-        .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert", "-Wno-fatal"])
-        .args(["--inline-mult", "-1"])
-        .args(["--top-module", "top", "--prefix", "Vtop", "-CFLAGS", "-fPIC -O2"])
-        .arg("-Mdir")
-        .arg(&obj)
-        .arg(&top)
-        .arg(&shim));
+    run(Command::new("verilator").args(VERILATOR_ARGS).arg("-Mdir").arg(&obj).arg(&top).arg(&shim));
     std::fs::write(obj.join("lib.mk"), "include Vtop.mk\nlibksim.a: $(VK_OBJS) $(VK_USER_OBJS) $(VK_GLOBAL_OBJS)\n")
         .unwrap();
     run(Command::new("make")
@@ -70,7 +66,8 @@ fn main() {
         .arg(format!("-j{}", std::env::var("NUM_JOBS").unwrap_or_else(|_| "1".into())))
         .args(["-s", "-C"])
         .arg(&obj)
-        .args(["-f", "lib.mk", "libksim.a", "OPT_FAST=-O2", "OPT_SLOW=-O1", "OPT_GLOBAL=-O2"]));
+        .args(["-f", "lib.mk", "libksim.a"])
+        .args(MAKE_OPTIONS));
     println!("cargo:rustc-link-search=native={}", obj.display());
     println!("cargo:rustc-link-lib=static=ksim");
     println!("cargo:rustc-link-lib=dylib=stdc++");

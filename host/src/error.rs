@@ -98,6 +98,8 @@ pub enum DeviceError {
     Refused { device: String, code: ErrorCode, command: u8 },
     #[error("{device} reported an error during the search: {code}")]
     Failed { device: String, code: ErrorCode },
+    #[error("cannot make the simulated {board} board: {reason}")]
+    SimModel { board: String, reason: String },
     #[error("{device} ended a search with unknown status {status}")]
     UnknownStatus { device: String, status: u8 },
     #[error("tour #{number} from {device} arrived numbered {sequence}: tours were lost on the way")]

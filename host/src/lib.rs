@@ -25,6 +25,8 @@
 pub mod bench;
 #[cfg(feature = "fpga")]
 pub mod bitstream;
+#[cfg(all(feature = "sim", feature = "fpga"))]
+pub mod board_sim;
 #[cfg(feature = "fpga")]
 pub mod boards;
 pub mod build_report;

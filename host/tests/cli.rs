@@ -37,6 +37,37 @@ fn count_5x5_as_json() {
     assert!(json["elapsed_seconds"].as_f64().unwrap() >= 0.0);
 }
 
+/// A board's build in simulation: its model is made once per target
+/// directory (the iCEBreaker's, one 5×5 engine, in well under a minute).
+#[cfg(all(feature = "sim", feature = "fpga"))]
+#[test]
+fn a_boards_own_build_runs_in_simulation() {
+    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("knights-cache");
+    let run = |args: &str| {
+        Command::new(env!("CARGO_BIN_EXE_knights"))
+            .args(args.split_whitespace())
+            .env("KNIGHTS_CACHE_DIR", &cache)
+            .output()
+            .expect("the knights binary runs")
+    };
+    let json = stdout_json(&run("count --size 5 --device sim --board icebreaker --format json"));
+    assert_eq!((json["engines"].as_u64(), json["clock_hz"].as_u64()), (Some(1), Some(12_000_000)));
+    let cpu = stdout_json(&knights("count --size 5 --device cpu --format json"));
+    assert_eq!((&json["tours"], &json["nodes"]), (&cpu["tours"], &cpu["nodes"]), "node for node");
+    assert!(cache.join("sim").read_dir().unwrap().any(|d| d
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with("icebreaker-")));
+    // The iCEBreaker's build takes boards up to 5x5, and says so.
+    let output = run("solve --size 6 --device sim --board icebreaker");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("1 to 5 files and 1 to 5 ranks"), "{}", stderr(&output));
+    let output = run("count --size 5 --device cpu --board icebreaker");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("use --device sim"), "{}", stderr(&output));
+}
+
 #[test]
 fn count_from_every_start_square_weights_each_class() {
     // OEIS A165134: 1,728 open tours of the 5×5 board from every square.

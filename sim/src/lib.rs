@@ -6,11 +6,20 @@
 //! it exactly as against a serial port. Time only passes in [`run`], so a
 //! slow host never makes the board drop a byte.
 //!
+//! The default build's model is linked into this crate (see `build.rs`). Any
+//! other build's model is made at run time by [`build_model`], a shared
+//! library with the same entry points, and loaded with [`Model::load`].
+//!
 //! [`run`]: SimulatedBoard::run
 
 use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
 
-/// Parameters of the simulated build.
+include!("recipe.rs");
+
+/// Parameters of a simulated build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Build {
     pub max_width: u16,
@@ -25,22 +34,155 @@ pub struct Build {
 
 include!(concat!(env!("OUT_DIR"), "/build_settings.rs"));
 
-extern "C" {
-    fn ksb_new(clocks_per_bit: u32) -> *mut c_void;
-    fn ksb_free(board: *mut c_void);
-    fn ksb_write(board: *mut c_void, bytes: *const u8, length: usize);
-    fn ksb_write_bad_stop_bit(board: *mut c_void, byte: u8);
-    fn ksb_run(board: *mut c_void, max_cycles: u64, out: *mut u8, capacity: usize, cycles_run: *mut u64) -> usize;
-    fn ksb_quiet(board: *mut c_void) -> i32;
-    fn ksb_cycles(board: *mut c_void) -> u64;
-    fn ksb_led_busy(board: *mut c_void) -> i32;
-    fn ksb_led_found(board: *mut c_void) -> i32;
-    fn ksb_framing_errors(board: *mut c_void) -> u64;
+/// The C++ shim around the verilated design (`csrc/shim.cpp`), for models
+/// built at run time.
+pub const SHIM_SOURCE: &str = include_str!("../csrc/shim.cpp");
+
+mod linked {
+    use std::ffi::c_void;
+
+    extern "C" {
+        pub fn ksb_new(clocks_per_bit: u32) -> *mut c_void;
+        pub fn ksb_free(board: *mut c_void);
+        pub fn ksb_write(board: *mut c_void, bytes: *const u8, length: usize);
+        pub fn ksb_write_bad_stop_bit(board: *mut c_void, byte: u8);
+        pub fn ksb_run(board: *mut c_void, max_cycles: u64, out: *mut u8, capacity: usize, cycles: *mut u64) -> usize;
+        pub fn ksb_quiet(board: *mut c_void) -> i32;
+        pub fn ksb_cycles(board: *mut c_void) -> u64;
+        pub fn ksb_led_busy(board: *mut c_void) -> i32;
+        pub fn ksb_led_found(board: *mut c_void) -> i32;
+        pub fn ksb_framing_errors(board: *mut c_void) -> u64;
+    }
+}
+
+/// The shim's entry points (`csrc/shim.cpp`), from the linked model or a
+/// loaded one.
+struct EntryPoints {
+    new: unsafe extern "C" fn(u32) -> *mut c_void,
+    free: unsafe extern "C" fn(*mut c_void),
+    write: unsafe extern "C" fn(*mut c_void, *const u8, usize),
+    write_bad_stop_bit: unsafe extern "C" fn(*mut c_void, u8),
+    run: unsafe extern "C" fn(*mut c_void, u64, *mut u8, usize, *mut u64) -> usize,
+    quiet: unsafe extern "C" fn(*mut c_void) -> i32,
+    cycles: unsafe extern "C" fn(*mut c_void) -> u64,
+    led_busy: unsafe extern "C" fn(*mut c_void) -> i32,
+    led_found: unsafe extern "C" fn(*mut c_void) -> i32,
+    framing_errors: unsafe extern "C" fn(*mut c_void) -> u64,
+}
+
+/// A verilated accelerator: its entry points and the build it models.
+pub struct Model {
+    entry: EntryPoints,
+    build: Build,
+    // Keeps a loaded model's code mapped while boards use it.
+    _library: Option<libloading::Library>,
+}
+
+impl Model {
+    /// The default build's model, linked into this crate.
+    pub fn linked() -> Arc<Model> {
+        static LINKED: OnceLock<Arc<Model>> = OnceLock::new();
+        LINKED
+            .get_or_init(|| {
+                use linked::*;
+                let entry = EntryPoints {
+                    new: ksb_new,
+                    free: ksb_free,
+                    write: ksb_write,
+                    write_bad_stop_bit: ksb_write_bad_stop_bit,
+                    run: ksb_run,
+                    quiet: ksb_quiet,
+                    cycles: ksb_cycles,
+                    led_busy: ksb_led_busy,
+                    led_found: ksb_led_found,
+                    framing_errors: ksb_framing_errors,
+                };
+                Arc::new(Model { entry, build: BUILD, _library: None })
+            })
+            .clone()
+    }
+
+    /// A model [`build_model`] made, modelling `build`.
+    pub fn load(library: &Path, build: Build) -> Result<Arc<Model>, libloading::Error> {
+        // SAFETY: the library is one build_model made from this crate's
+        // shim, so each symbol has the signature it is read as, and the
+        // library stays loaded as long as the model (and every board on it).
+        unsafe {
+            let library = libloading::Library::new(library)?;
+            let entry = EntryPoints {
+                new: *library.get(b"ksb_new\0")?,
+                free: *library.get(b"ksb_free\0")?,
+                write: *library.get(b"ksb_write\0")?,
+                write_bad_stop_bit: *library.get(b"ksb_write_bad_stop_bit\0")?,
+                run: *library.get(b"ksb_run\0")?,
+                quiet: *library.get(b"ksb_quiet\0")?,
+                cycles: *library.get(b"ksb_cycles\0")?,
+                led_busy: *library.get(b"ksb_led_busy\0")?,
+                led_found: *library.get(b"ksb_led_found\0")?,
+                framing_errors: *library.get(b"ksb_framing_errors\0")?,
+            };
+            Ok(Arc::new(Model { entry, build, _library: Some(library) }))
+        }
+    }
+
+    pub fn build(&self) -> Build {
+        self.build
+    }
+}
+
+/// Makes a model from a design's Verilog (as `knights_rtl::verilog::
+/// for_verilator` prepares it) in `dir`: Verilator and make, as for the
+/// linked model, into a shared library. Returns its path, or what failed
+/// with the tool's output. Takes a minute or more for a large design.
+pub fn build_model(verilog: &str, dir: &Path) -> Result<PathBuf, String> {
+    let obj = dir.join("obj_dir");
+    std::fs::create_dir_all(&obj).map_err(|e| format!("cannot create {}: {e}", obj.display()))?;
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display())).map(|()| path)
+    };
+    let top = write("top.v", verilog)?;
+    let shim = write("shim.cpp", SHIM_SOURCE)?;
+    run(Command::new("verilator").args(VERILATOR_ARGS).arg("-Mdir").arg(&obj).arg(&top).arg(&shim))?;
+    // -Bsymbolic: the library's calls stay inside it, whatever the program
+    // that loads it (this crate's linked model has the same names).
+    std::fs::write(
+        obj.join("shared.mk"),
+        "include Vtop.mk\n\
+         libksim.so: $(VK_OBJS) $(VK_USER_OBJS) $(VK_GLOBAL_OBJS)\n\
+         \t$(CXX) -shared -Wl,-Bsymbolic -pthread -o $@ $^\n",
+    )
+    .map_err(|e| format!("cannot write the makefile: {e}"))?;
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    run(Command::new("make")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS")
+        .env_remove("CARGO_MAKEFLAGS")
+        .arg(format!("-j{jobs}"))
+        .args(["-s", "-C"])
+        .arg(&obj)
+        .args(["-f", "shared.mk", "libksim.so"])
+        .args(MAKE_OPTIONS))?;
+    Ok(obj.join("libksim.so"))
+}
+
+fn run(command: &mut Command) -> Result<(), String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let output = command.output().map_err(|e| {
+        format!("cannot run {program} ({e}): install Verilator 5, make and g++ (scripts/setup.sh does)")
+    })?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(&output.stderr);
+    let tail: Vec<&str> = text.lines().rev().take(20).collect();
+    Err(format!("{program} failed ({}):\n{}", output.status, tail.into_iter().rev().collect::<Vec<_>>().join("\n")))
 }
 
 /// One simulated board, powered up.
 pub struct SimulatedBoard {
     raw: *mut c_void,
+    model: Arc<Model>,
 }
 
 // The model is plain memory owned by this value; it is used from one thread
@@ -48,19 +190,31 @@ pub struct SimulatedBoard {
 unsafe impl Send for SimulatedBoard {}
 
 impl SimulatedBoard {
+    /// A board of the default build (the linked model).
     pub fn new() -> Self {
-        SimulatedBoard { raw: unsafe { ksb_new(BUILD.clocks_per_bit) } }
+        Self::on(Model::linked())
+    }
+
+    /// A board running `model`.
+    pub fn on(model: Arc<Model>) -> Self {
+        let raw = unsafe { (model.entry.new)(model.build.clocks_per_bit) };
+        SimulatedBoard { raw, model }
+    }
+
+    /// The build this board models.
+    pub fn build(&self) -> Build {
+        self.model.build
     }
 
     /// Queues bytes to be sent to the board's UART (they go out as the
     /// board runs, one character per 10 bit times).
     pub fn write(&mut self, bytes: &[u8]) {
-        unsafe { ksb_write(self.raw, bytes.as_ptr(), bytes.len()) }
+        unsafe { (self.model.entry.write)(self.raw, bytes.as_ptr(), bytes.len()) }
     }
 
     /// Queues a character with a low stop bit: a framing error on the line.
     pub fn write_with_bad_stop_bit(&mut self, byte: u8) {
-        unsafe { ksb_write_bad_stop_bit(self.raw, byte) }
+        unsafe { (self.model.entry.write_bad_stop_bit)(self.raw, byte) }
     }
 
     /// Runs up to `max_cycles` clocks, appending what the board sends to
@@ -69,7 +223,8 @@ impl SimulatedBoard {
         let start = out.len();
         out.resize(start + max_bytes, 0);
         let mut cycles = 0;
-        let read = unsafe { ksb_run(self.raw, max_cycles, out[start..].as_mut_ptr(), max_bytes, &mut cycles) };
+        let read =
+            unsafe { (self.model.entry.run)(self.raw, max_cycles, out[start..].as_mut_ptr(), max_bytes, &mut cycles) };
         out.truncate(start + read);
         cycles
     }
@@ -77,25 +232,25 @@ impl SimulatedBoard {
     /// Nothing in flight either way and no search running: running on would
     /// change nothing until the host writes again.
     pub fn is_quiet(&self) -> bool {
-        unsafe { ksb_quiet(self.raw) != 0 }
+        unsafe { (self.model.entry.quiet)(self.raw) != 0 }
     }
 
     /// Clocks since power-up.
     pub fn cycles(&self) -> u64 {
-        unsafe { ksb_cycles(self.raw) }
+        unsafe { (self.model.entry.cycles)(self.raw) }
     }
 
     pub fn busy_led(&self) -> bool {
-        unsafe { ksb_led_busy(self.raw) != 0 }
+        unsafe { (self.model.entry.led_busy)(self.raw) != 0 }
     }
 
     pub fn found_led(&self) -> bool {
-        unsafe { ksb_led_found(self.raw) != 0 }
+        unsafe { (self.model.entry.led_found)(self.raw) != 0 }
     }
 
     /// Characters from the board whose stop bit was low (never expected).
     pub fn framing_errors(&self) -> u64 {
-        unsafe { ksb_framing_errors(self.raw) }
+        unsafe { (self.model.entry.framing_errors)(self.raw) }
     }
 }
 
@@ -107,6 +262,6 @@ impl Default for SimulatedBoard {
 
 impl Drop for SimulatedBoard {
     fn drop(&mut self) {
-        unsafe { ksb_free(self.raw) }
+        unsafe { (self.model.entry.free)(self.raw) }
     }
 }

@@ -263,6 +263,12 @@ pub struct DeviceArgs {
     /// Engines of the board or simulator to use (default: all).
     #[arg(long, value_name = "N")]
     pub engines: Option<u8>,
+    /// With the sim device: simulate this board's build (its engine kind,
+    /// engines, largest board and clock; `knights boards` lists them)
+    /// instead of the default simulated board. Its model is made on first
+    /// use (a minute or more) and cached.
+    #[arg(long, value_name = "NAME")]
+    pub board: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

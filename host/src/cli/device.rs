@@ -30,6 +30,13 @@ impl DeviceArgs {
             )
             .into());
         }
+        if self.board.is_some() && kind != DeviceKind::Sim {
+            return Err(UsageError(format!(
+                "--board picks the simulated board's build, but the device is {}: use --device sim (a flashed board is reached with --port)",
+                format!("{kind:?}").to_lowercase()
+            ))
+            .into());
+        }
         let seconds = self.timeout.unwrap_or(if kind == DeviceKind::Sim { 60.0 } else { 5.0 });
         if !(seconds > 0.0 && seconds.is_finite()) {
             return Err(UsageError("--timeout must be a positive number of seconds".into()).into());
@@ -59,7 +66,12 @@ impl DeviceArgs {
 
     #[cfg(feature = "sim")]
     fn simulated(&self, timeout: Duration) -> Result<Box<dyn Device>> {
-        let mut sim = LinkedDevice::connect("sim", knights::transport::SimTransport::new(), timeout)?;
+        use knights::transport::SimTransport;
+        let transport = match &self.board {
+            None => SimTransport::new(),
+            Some(name) => SimTransport::on(board_model(name)?),
+        };
+        let mut sim = LinkedDevice::connect("sim", transport, timeout)?;
         sim.set_split(self.split_level);
         sim.set_engines(self.engines)?;
         Ok(Box::new(sim))
@@ -73,4 +85,17 @@ impl DeviceArgs {
         ))
         .into())
     }
+}
+
+/// A simulated board of the build called `name`.
+#[cfg(all(feature = "sim", feature = "fpga"))]
+fn board_model(name: &str) -> Result<knights_sim::SimulatedBoard> {
+    let board = knights::boards::find(name)?;
+    let model = knights::board_sim::model(&board, &mut |line| eprintln!("{line}"))?;
+    Ok(knights_sim::SimulatedBoard::on(model))
+}
+
+#[cfg(all(feature = "sim", not(feature = "fpga")))]
+fn board_model(_name: &str) -> Result<knights_sim::SimulatedBoard> {
+    Err(UsageError(format!("--board (a board's build in simulation) {}", super::missing_feature("fpga"))).into())
 }

@@ -25,8 +25,14 @@ impl SimTransport {
     /// Clocks run per slice while waiting for bytes.
     const SLICE: u64 = 1 << 16;
 
+    /// The default simulated board.
     pub fn new() -> Self {
         SimTransport { board: SimulatedBoard::new() }
+    }
+
+    /// Another simulated board (a board's build: see `crate::board_sim`).
+    pub fn on(board: SimulatedBoard) -> Self {
+        SimTransport { board }
     }
 
     /// The board underneath, for tests that drive the line directly.
@@ -48,7 +54,7 @@ impl Transport for SimTransport {
     }
 
     fn read(&mut self, buffer: &mut [u8], timeout: Duration) -> io::Result<usize> {
-        let budget = (timeout.as_secs_f64() * knights_sim::BUILD.clock_hz as f64) as u64;
+        let budget = (timeout.as_secs_f64() * self.board.build().clock_hz as f64) as u64;
         let mut out = Vec::with_capacity(buffer.len());
         let mut ran = 0;
         while ran < budget.max(1) && out.is_empty() {
@@ -59,12 +65,14 @@ impl Transport for SimTransport {
     }
 
     fn describe(&self) -> String {
-        let b = knights_sim::BUILD;
+        let b = self.board.build();
         format!(
-            "the simulated board (Verilator, {}x{} build, {} MHz)",
+            "the simulated board (Verilator, {}x{} build, {} engine{}, {} MHz)",
             b.max_width,
             b.max_height,
-            b.clock_hz / 1_000_000
+            b.engines,
+            if b.engines == 1 { "" } else { "s" },
+            b.clock_hz as f64 / 1e6
         )
     }
 }
