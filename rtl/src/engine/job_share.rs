@@ -403,3 +403,339 @@ impl<const LB: usize> Logic for JobShare<LB> {
         self.node_pulse.d.next = self.node_step.val();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Share = JobShare<5>;
+
+    /// A path of moves (level 0 first) as the queue carries it: bit `b` of
+    /// the move from level `k` at bit `16 b + k` (see job_path.rs).
+    fn sliced(moves: &[u64]) -> u64 {
+        let bit = |k: usize, m: u64, b: usize| (m >> b & 1) << (16 * b + k);
+        moves.iter().enumerate().map(|(k, &m)| bit(k, m, 0) | bit(k, m, 1) | bit(k, m, 2)).sum()
+    }
+
+    /// Runs `bench` against a job share (the walker's or a worker's) on a
+    /// 6×5 board (last level 29), split at level 2.
+    fn run(walker: bool, bench: fn(Sim<Share>) -> Result<(), SimError>) {
+        let mut uut = Share::new(walker);
+        uut.connect_all();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<Share>| x.clock.next = !x.clock.val());
+        sim.add_testbench(bench);
+        sim.run(Box::new(uut), 10_000).unwrap();
+    }
+
+    // One clock of the engine: what it did this clock (the pulses) ends.
+    macro_rules! clock {
+        ($sim: ident, $x: ident) => {
+            wait_clock_cycle!($sim, clock, $x);
+            $x.search_start.next = false;
+            $x.entering.next = false;
+            $x.keeps_moves.next = false;
+            $x.popping.next = false;
+            $x.pop_into_held.next = false;
+            $x.walk_over.next = false;
+            $x.job_starts.next = false;
+            $x.judging.next = false;
+            $x.jobs.grant.next = false;
+        };
+    }
+
+    // The inputs set so far settle (for outputs that follow them).
+    macro_rules! settle {
+        ($sim: ident, $x: ident) => {
+            $x = $sim.wait(1, $x)?;
+        };
+    }
+
+    /// The walker walks levels 0 and 1 and numbers each job it enters at
+    /// level 2: the first two go to the queue (`found` a clock later, with
+    /// the path walked and the numbers 0, 1) and are skipped as dead ends;
+    /// with the queue full it searches the third itself (number 2). Each
+    /// node is counted once: the walker counts the levels above the jobs
+    /// and its own job, not the ones handed out. Its walk over, it asks for
+    /// a job, holds the one granted, replays it from the start square (its
+    /// stack holds no job's path yet) and takes the job's number when it
+    /// reaches the job level, counting only that node.
+    #[test]
+    fn the_walker_numbers_and_hands_out_jobs_then_takes_one() {
+        run(true, |mut sim| {
+            let mut x = sim.init()?;
+            x.jobs.space.next = true;
+            x.last_level.next = 29.into();
+            x.search_start.next = true;
+            x.split_level.next = 2.into();
+            clock!(sim, x);
+
+            // The root: entered (from one level below level 0), counted.
+            x.state.next = EngineState::Root;
+            x.depth.next = 31.into();
+            x.entering.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.root_waits.val() & !x.root_done.val(), x);
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+            sim_assert!(sim, x.splitting.val() & x.jobs.walking.val(), x);
+
+            // Level 1, by move 1: above the jobs, the walker's.
+            x.state.next = EngineState::Run;
+            x.depth.next = 0.into();
+            x.entering.next = true;
+            x.first_move.next = (1 << 1).into();
+            x.keeps_moves.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.jobs.request.val() & !x.push_reaches_job.val(), x);
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+            sim_assert!(sim, !x.jobs.found.val(), x);
+
+            // Level 2, by move 3: job 0, to the queue, not counted here.
+            x.depth.next = 1.into();
+            x.resume_valid.next = true;
+            x.resume_level.next = 1.into();
+            x.entering.next = true;
+            x.first_move.next = (1 << 3).into();
+            x.keeps_moves.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, x.push_reaches_job.val(), x);
+            clock!(sim, x);
+            sim_assert!(sim, x.jobs.found.val(), x);
+            sim_assert_eq!(sim, x.jobs.found_number.val(), 0, x);
+            sim_assert_eq!(sim, x.jobs.found_path.val(), sliced(&[1, 3]), x);
+            sim_assert_eq!(sim, x.nodes.val(), 0, x);
+
+            // Job 0 is skipped: back to level 1, its move 5 enters job 1.
+            // The queue is full from the next clock on.
+            x.depth.next = 2.into();
+            settle!(sim, x);
+            sim_assert!(sim, x.skip_job.val(), x);
+            x.popping.next = true;
+            x.entering.next = true;
+            x.taken.next = (1 << 5).into();
+            x.jobs.space.next = false;
+            settle!(sim, x);
+            sim_assert!(sim, x.pop_reaches_job.val(), x);
+            clock!(sim, x);
+            sim_assert!(sim, x.jobs.found.val(), x);
+            sim_assert_eq!(sim, x.jobs.found_number.val(), 1, x);
+            sim_assert_eq!(sim, x.jobs.found_path.val(), sliced(&[1, 5]), x);
+            sim_assert_eq!(sim, x.nodes.val(), 0, x);
+
+            // Job 1 is skipped too; move 6 enters job 2, kept and counted.
+            settle!(sim, x);
+            sim_assert!(sim, x.skip_job.val(), x);
+            x.popping.next = true;
+            x.entering.next = true;
+            x.taken.next = (1 << 6).into();
+            clock!(sim, x);
+            sim_assert!(sim, !x.jobs.found.val(), x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+
+            // In job 2 (not skipped): a descent below the jobs, counted.
+            x.resume_valid.next = false;
+            settle!(sim, x);
+            sim_assert!(sim, !x.skip_job.val(), x);
+            x.entering.next = true;
+            x.first_move.next = 1.into();
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+            sim_assert_eq!(sim, x.jobs.job.val(), 2, x);
+
+            // The walk is over (no resume level): no request while walking.
+            x.depth.next = 3.into();
+            x.walk_over.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.jobs.request.val(), x);
+            clock!(sim, x);
+            sim_assert!(sim, !x.jobs.walking.val(), x);
+            sim_assert_eq!(sim, x.nodes.val(), 0, x);
+
+            // Waiting: it asks, and job 1 is granted (a job granted: not
+            // over, whatever the queue's `over` says).
+            x.state.next = EngineState::Next;
+            settle!(sim, x);
+            sim_assert!(sim, x.jobs.request.val(), x);
+            x.jobs.grant.next = true;
+            x.jobs.path.next = sliced(&[1, 5]).into();
+            x.jobs.number.next = 1.into();
+            x.jobs.over.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.jobs_over.val(), x);
+            clock!(sim, x);
+            x.jobs.over.next = false;
+            settle!(sim, x);
+            sim_assert!(sim, x.job_held.val() & !x.jobs.request.val() & !x.rejoin_ok.val(), x);
+
+            // The held job starts: replayed from the start square.
+            x.job_starts.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.fetch.val(), x);
+            clock!(sim, x);
+            sim_assert!(sim, !x.job_held.val(), x);
+            x.state.next = EngineState::Replay;
+            for (level, m) in [(0u64, 1u64), (1, 5)] {
+                x.depth.next = level.into();
+                settle!(sim, x);
+                sim_assert_eq!(sim, x.replay_move.val(), 1 << m, x);
+                sim_assert!(sim, !x.forcing.val(), x);
+                x.entering.next = true;
+                x.first_move.next = (1 << m).into();
+                clock!(sim, x);
+                // Level 1 was counted in the walk; the job's node is counted.
+                sim_assert_eq!(sim, x.nodes.val(), level, x);
+            }
+            sim_assert_eq!(sim, x.jobs.job.val(), 1, x);
+            sim_assert!(sim, x.rejoin_ok.val(), x);
+            sim.done(x)
+        });
+    }
+
+    /// A worker waits at the root for a job, holds the one granted, replays
+    /// its path (counting from the job level on, dead children judged in
+    /// count mode too) and takes its number there. On the job's last branch
+    /// it asks again; the next job, sharing level 0's move, is armed as the
+    /// resume level (its rejoin level, 1, fetched once, the new path's move
+    /// forced there) and popped into, and then it is the current job. With
+    /// no job left and none to come, `jobs_over`.
+    #[test]
+    fn a_worker_replays_a_job_and_rejoins_the_next() {
+        run(false, |mut sim| {
+            let mut x = sim.init()?;
+            x.jobs.space.next = true;
+            x.last_level.next = 29.into();
+            x.search_start.next = true;
+            x.split_level.next = 2.into();
+            clock!(sim, x);
+
+            // At the root: wait for jobs (only a board with no level below
+            // the split level would leave nothing to do).
+            x.state.next = EngineState::Root;
+            x.depth.next = 31.into();
+            settle!(sim, x);
+            sim_assert!(sim, x.root_waits.val() & !x.root_done.val() & !x.jobs.walking.val(), x);
+            x.last_level.next = 2.into();
+            settle!(sim, x);
+            sim_assert!(sim, x.root_done.val(), x);
+            x.last_level.next = 29.into();
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 0, x);
+
+            // Waiting: it asks until a job is granted, then holds it.
+            x.state.next = EngineState::Next;
+            settle!(sim, x);
+            sim_assert!(sim, x.jobs.request.val() & !x.jobs_over.val(), x);
+            clock!(sim, x);
+            x.jobs.grant.next = true;
+            x.jobs.path.next = sliced(&[1, 4]).into();
+            x.jobs.number.next = 5.into();
+            clock!(sim, x);
+            settle!(sim, x);
+            sim_assert!(sim, x.job_held.val() & !x.jobs.request.val(), x);
+
+            // It starts from the start square (no job on its stack yet) and
+            // replays moves 1 and 4; the job level's node is its own.
+            x.job_starts.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, !x.rejoin_ok.val() & !x.fetch.val(), x);
+            clock!(sim, x);
+            x.state.next = EngineState::Replay;
+            for (level, m) in [(0u64, 1u64), (1, 4)] {
+                x.depth.next = level.into();
+                settle!(sim, x);
+                sim_assert_eq!(sim, x.replay_move.val(), 1 << m, x);
+                x.entering.next = true;
+                x.first_move.next = (1 << m).into();
+                clock!(sim, x);
+                sim_assert_eq!(sim, x.nodes.val(), level, x);
+            }
+            sim_assert_eq!(sim, x.jobs.job.val(), 5, x);
+            sim_assert!(sim, !x.job_held.val() & x.rejoin_ok.val(), x);
+
+            // At the job's node: two dead children judged (count mode) and a
+            // descent that keeps moves at level 2: three nodes. No request
+            // at the job level.
+            x.state.next = EngineState::Run;
+            x.depth.next = 2.into();
+            settle!(sim, x);
+            sim_assert!(sim, !x.skip_job.val() & !x.jobs.request.val(), x);
+            x.judging.next = true;
+            x.dead.next = 2.into();
+            x.entering.next = true;
+            x.first_move.next = 1.into();
+            x.keeps_moves.next = true;
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 3, x);
+
+            // Level 2 keeps a move: no request yet. Its last move is taken.
+            x.depth.next = 3.into();
+            x.resume_valid.next = true;
+            x.resume_level.next = 2.into();
+            settle!(sim, x);
+            sim_assert!(sim, !x.jobs.request.val(), x);
+            x.popping.next = true;
+            x.entering.next = true;
+            x.taken.next = (1 << 2).into();
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+
+            // The last branch: it asks, and job 9 (moves 1, 6) is granted,
+            // held while this job goes on; it rejoins at level 1.
+            x.resume_valid.next = false;
+            settle!(sim, x);
+            sim_assert!(sim, x.jobs.request.val(), x);
+            x.jobs.grant.next = true;
+            x.jobs.path.next = sliced(&[1, 6]).into();
+            x.jobs.number.next = 9.into();
+            clock!(sim, x);
+            settle!(sim, x);
+            sim_assert!(sim, x.job_held.val() & !x.jobs.request.val(), x);
+            sim_assert_eq!(sim, x.fetch_level.val(), 1, x);
+            sim_assert_eq!(sim, x.jobs.job.val(), 5, x);
+
+            // No resume level: the rejoin level is fetched, once (a descent
+            // with no moves kept goes on meanwhile).
+            sim_assert!(sim, x.fetch.val() & !x.forcing.val(), x);
+            x.depth.next = 4.into();
+            x.entering.next = true;
+            clock!(sim, x);
+            sim_assert!(sim, x.rejoin_pending.val(), x);
+
+            // The job's branch ends: it pops into level 1, taking the new
+            // path's move there (forced), and enters job 9's node, counted.
+            x.depth.next = 5.into();
+            x.resume_level.next = 1.into();
+            settle!(sim, x);
+            sim_assert!(sim, x.forcing.val() & !x.fetch.val(), x);
+            sim_assert_eq!(sim, x.replay_move.val(), 1 << 6, x);
+            x.popping.next = true;
+            x.entering.next = true;
+            x.taken.next = (1 << 6).into();
+            x.pop_into_held.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, x.pop_reaches_job.val(), x);
+            clock!(sim, x);
+            sim_assert_eq!(sim, x.nodes.val(), 1, x);
+            sim_assert!(sim, !x.rejoin_pending.val(), x);
+
+            // The clock after, job 9 is the current one (not fetched again).
+            x.depth.next = 2.into();
+            settle!(sim, x);
+            sim_assert!(sim, !x.fetch.val(), x);
+            clock!(sim, x);
+            sim_assert!(sim, !x.job_held.val(), x);
+            sim_assert_eq!(sim, x.jobs.job.val(), 9, x);
+
+            // Job 9 ends; waiting, with the queue empty and the walk over.
+            x.walk_over.next = true;
+            clock!(sim, x);
+            x.state.next = EngineState::Next;
+            x.jobs.over.next = true;
+            settle!(sim, x);
+            sim_assert!(sim, x.jobs.request.val() & x.jobs_over.val(), x);
+            sim.done(x)
+        });
+    }
+}

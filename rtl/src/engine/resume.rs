@@ -232,3 +232,208 @@ impl<const SQ: usize, const LB: usize> Logic for ResumeLevel<SQ, LB> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use knights_model::moves::KNIGHT_STEPS;
+    use knights_model::{BoardSize, Square};
+
+    const SIDE: usize = 5;
+    type Resume = ResumeLevel<25, 5>;
+
+    /// Move `m`'s target from `square` on 5×5, by the model's geometry.
+    fn target(square: u64, m: usize) -> u64 {
+        let board = BoardSize::square(SIDE as u16);
+        let at = Square::new((square as usize % SIDE) as u16, (square as usize / SIDE) as u16);
+        let (df, dr) = KNIGHT_STEPS[m];
+        at.offset(df, dr, board).expect("on the board").index(board) as u64
+    }
+
+    /// A stack entry, as the step writes it on a push.
+    #[derive(Clone, Copy, Default)]
+    struct Entry {
+        moves: u64,
+        square: u64,
+        degrees: u64,
+        doomed: u64,
+        visited: u64,
+        below: u64,
+        below_valid: bool,
+    }
+
+    /// Pushes two levels and backtracks through all their moves: the moves
+    /// come out in (degree, index) order with the moves left after each,
+    /// the children are the model's knight moves; a level that runs out
+    /// hands over to the level it links to, its entry refilled from the
+    /// stack a clock later (a stand-in RAM here) and cached from then on.
+    /// A forced move replaces the untried ones; a fetch reads a level's
+    /// entry in the same way; a clear leaves no resume level.
+    #[test]
+    fn pops_through_pushed_levels_and_refills_from_the_stack() {
+        let mut stack = [Entry::default(); 32];
+        // Level 0 on c3 (12) keeps moves 1, 2 and 5, of degrees 3, 1, 1:
+        // taken in the order 2, 5, 1. Level 3 on b2 (6) keeps moves 0 and 1,
+        // both of degree 2: taken 0, then 1.
+        stack[0] = Entry {
+            moves: 0b10_0110,
+            square: 12,
+            degrees: 3 << 4 | 1 << 8 | 1 << 20,
+            doomed: 1 << 5,
+            visited: 1 << 12 | 1 << 7,
+            below: 0,
+            below_valid: false,
+        };
+        stack[3] = Entry {
+            moves: 0b11,
+            square: 6,
+            degrees: 2 | 2 << 4,
+            doomed: 0,
+            visited: 1 << 12 | 1 << 7 | 1 << 16 | 1 << 6,
+            below: 0,
+            below_valid: true,
+        };
+        let mut uut = Resume::new(Geometry::new(SIDE, SIDE), true);
+        uut.connect_all();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<Resume>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<Resume>| {
+            let mut x = sim.init()?;
+            // One clock: the inputs settle, the stand-in RAM is read at
+            // `read_address` at the edge and answers after it, the pulses
+            // end, and the outputs settle again.
+            macro_rules! clock {
+                () => {
+                    x = sim.wait(1, x)?;
+                    let read = stack[x.read_address.val().index()];
+                    wait_clock_cycle!(sim, clock, x);
+                    x.stack_moves.next = read.moves.into();
+                    x.stack_square.next = read.square.into();
+                    x.stack_degrees.next = read.degrees.into();
+                    x.stack_doomed.next = read.doomed.into();
+                    x.stack_visited.next = read.visited.into();
+                    x.stack_below.next = read.below.into();
+                    x.stack_below_valid.next = read.below_valid;
+                    x.clear.next = false;
+                    x.push.next = false;
+                    x.pop.next = false;
+                    x.fetch.next = false;
+                    x = sim.wait(1, x)?;
+                };
+            }
+            macro_rules! push {
+                ($level: expr) => {
+                    let entry = stack[$level];
+                    x.push.next = true;
+                    x.push_level.next = ($level as u64).into();
+                    x.push_moves.next = entry.moves.into();
+                    x.push_square.next = entry.square.into();
+                    x.push_degrees.next = entry.degrees.into();
+                    x.push_doomed.next = entry.doomed.into();
+                    x.push_visited.next = entry.visited.into();
+                    clock!();
+                };
+            }
+            // The move taken (one-hot), the moves left, the child's index.
+            macro_rules! takes {
+                ($m: expr, $left: expr, $from: expr) => {
+                    sim_assert_eq!(sim, x.taken.val(), 1u64 << $m, x);
+                    sim_assert_eq!(sim, x.left.val(), $left as u64, x);
+                    sim_assert_eq!(sim, x.child_index.val(), target($from, $m), x);
+                    sim_assert_eq!(sim, x.child.val(), 1u64 << target($from, $m), x);
+                };
+            }
+
+            x.clear.next = true;
+            clock!();
+            sim_assert!(sim, !x.valid.val(), x);
+
+            // Level 0, pushed with no resume level below it.
+            push!(0);
+            sim_assert!(sim, x.valid.val(), x);
+            sim_assert_eq!(sim, x.level.val(), 0, x);
+            sim_assert_eq!(sim, x.square.val(), 12, x);
+            sim_assert_eq!(sim, x.degrees.val(), stack[0].degrees, x);
+            sim_assert_eq!(sim, x.doomed.val(), stack[0].doomed, x);
+            sim_assert_eq!(sim, x.visited.val(), stack[0].visited, x);
+            takes!(2, 0b10_0010, 12);
+
+            // Level 3 above it: ties of degree go to the lower index.
+            push!(3);
+            sim_assert_eq!(sim, x.level.val(), 3, x);
+            sim_assert_eq!(sim, x.square.val(), 6, x);
+            sim_assert_eq!(sim, x.visited.val(), stack[3].visited, x);
+            takes!(0, 0b10, 6);
+            x.pop.next = true;
+            clock!();
+            sim_assert_eq!(sim, x.level.val(), 3, x);
+            takes!(1, 0, 6);
+
+            // Level 3 runs out: its link (level 0) is read as it pops, and
+            // the clock after, level 0's entry comes from the stack (the
+            // cache still held level 3's square, 6).
+            x.pop.next = true;
+            x = sim.wait(1, x)?;
+            sim_assert_eq!(sim, x.read_address.val(), 0, x);
+            clock!();
+            sim_assert!(sim, x.valid.val(), x);
+            sim_assert_eq!(sim, x.level.val(), 0, x);
+            sim_assert_eq!(sim, x.square.val(), 12, x);
+            sim_assert_eq!(sim, x.doomed.val(), stack[0].doomed, x);
+            sim_assert_eq!(sim, x.visited.val(), stack[0].visited, x);
+            takes!(2, 0b10_0010, 12);
+            // Popped in the refill clock: the cache keeps the moves left (the
+            // stand-in stack still shows all three).
+            x.pop.next = true;
+            clock!();
+            takes!(5, 0b10, 12);
+
+            // A forced move is the only one (and leaves none).
+            x.forcing.next = true;
+            x.forced_move.next = 1.into();
+            x = sim.wait(1, x)?;
+            takes!(0, 0, 12);
+            x.forcing.next = false;
+            x = sim.wait(1, x)?;
+            takes!(5, 0b10, 12);
+            x.pop.next = true;
+            clock!();
+            takes!(1, 0, 12);
+            // Level 0 runs out with nothing below it.
+            x.pop.next = true;
+            clock!();
+            sim_assert!(sim, !x.valid.val(), x);
+
+            // A rejoin fetches level 3 (read now, shown the clock after)
+            // with its move forced there.
+            x.fetch.next = true;
+            x.fetch_level.next = 3.into();
+            x.forcing.next = true;
+            x.forced_move.next = 0b10.into();
+            x = sim.wait(1, x)?;
+            sim_assert_eq!(sim, x.read_address.val(), 3, x);
+            clock!();
+            sim_assert_eq!(sim, x.level.val(), 3, x);
+            sim_assert_eq!(sim, x.square.val(), 6, x);
+            sim_assert_eq!(sim, x.visited.val(), stack[3].visited, x);
+            takes!(1, 0, 6);
+            // Popping into it takes the forced move, and the fetched entry's
+            // link (level 0, valid) becomes the resume level.
+            x.pop.next = true;
+            x = sim.wait(1, x)?;
+            sim_assert_eq!(sim, x.read_address.val(), 0, x);
+            clock!();
+            x.forcing.next = false;
+            x = sim.wait(1, x)?;
+            sim_assert!(sim, x.valid.val(), x);
+            sim_assert_eq!(sim, x.level.val(), 0, x);
+            takes!(2, 0b10_0010, 12);
+
+            x.clear.next = true;
+            clock!();
+            sim_assert!(sim, !x.valid.val(), x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 10_000).unwrap();
+    }
+}
