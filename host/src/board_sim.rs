@@ -16,10 +16,9 @@ use crate::error::DeviceError;
 /// Clocks per UART bit in a simulated board's build.
 const CLOCKS_PER_BIT: u64 = 4;
 
-/// The model of `board`'s build, made (and cached) if need be; `say` hears
-/// what takes time.
-pub fn model(board: &Board, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
-    let fail = |reason: String| DeviceError::SimModel { board: board.name.clone(), reason };
+/// The model of `board`'s build, made (and cached) if need be; `traced`,
+/// one that can write waveforms. `say` hears what takes time.
+pub fn model(board: &Board, traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
     let build = &board.build;
     let link = LinkSettings::new(build.clock_hz, build.clock_hz / CLOCKS_PER_BIT);
     let verilog = match build.engine {
@@ -30,15 +29,7 @@ pub fn model(board: &Board, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, Dev
             Features { warnsdorff: build.warnsdorff },
             link,
         ),
-    }
-    .ok_or_else(|| fail(format!("the RTL has no {}x{} engine", build.max_width, build.max_height)))?;
-    let verilog = knights_rtl::verilog::for_verilator(&verilog);
-    let dir = cache_root().join("sim").join(format!("{}-{:016x}", board.name, fnv1a(verilog.as_bytes())));
-    let library = dir.join("obj_dir").join("libksim.so");
-    if !library.exists() {
-        say(&format!("making the simulated {} board (once; cached in {})", board.name, dir.display()));
-        make(&verilog, &dir).map_err(fail)?;
-    }
+    };
     let simulated = Build {
         max_width: build.max_width,
         max_height: build.max_height,
@@ -46,14 +37,55 @@ pub fn model(board: &Board, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, Dev
         clock_hz: link.clock_hz,
         clocks_per_bit: link.clocks_per_bit() as u32,
     };
-    Model::load(&library, simulated).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
+    cached(&board.name, verilog, simulated, traced, say)
+}
+
+/// The default simulated board's model with tracing (the linked one has
+/// none): the same build, made at run time.
+pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    let build = knights_sim::BUILD;
+    let verilog = knights_rtl::verilog::accelerator_verilog(
+        usize::from(build.max_width),
+        usize::from(build.max_height),
+        build.engines,
+        Features::ALL,
+        LinkSettings::simulation(),
+    );
+    cached("default", verilog, build, true, say)
+}
+
+/// The model of `verilog` from the cache, made first if it is not there.
+fn cached(
+    name: &str,
+    verilog: Option<String>,
+    build: Build,
+    traced: bool,
+    say: &mut dyn FnMut(&str),
+) -> Result<Arc<Model>, DeviceError> {
+    let fail = |reason: String| DeviceError::SimModel { board: name.to_string(), reason };
+    let verilog =
+        verilog.ok_or_else(|| fail(format!("the RTL has no {}x{} engine", build.max_width, build.max_height)))?;
+    let verilog = knights_rtl::verilog::for_verilator(&verilog);
+    let kind = if traced { "-traced" } else { "" };
+    let dir =
+        cache_root().join("sim").join(format!("{name}{kind}-{:016x}", knights_sim::fingerprint(&verilog, traced)));
+    let library = dir.join("obj_dir").join("libksim.so");
+    if !library.exists() {
+        say(&format!(
+            "making the simulated {name} board{} (once; cached in {})",
+            if traced { ", traced" } else { "" },
+            dir.display()
+        ));
+        make(&verilog, &dir, traced).map_err(fail)?;
+    }
+    Model::load(&library, build).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
 }
 
 /// Builds the model in a directory of its own, then moves it into place, so
 /// that two processes making the same model at once do not mix their files.
-fn make(verilog: &str, dir: &Path) -> Result<(), String> {
+fn make(verilog: &str, dir: &Path, traced: bool) -> Result<(), String> {
     let building = dir.with_extension(format!("building-{}", std::process::id()));
-    knights_sim::build_model(verilog, &building)?;
+    knights_sim::build_model(verilog, &building, traced)?;
     match std::fs::rename(&building, dir) {
         Ok(()) => Ok(()),
         // Another process got there first: its model is the same.
@@ -73,22 +105,4 @@ fn cache_root() -> PathBuf {
         .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("knights")))
         .or_else(|| var("HOME").map(|d| d.join(".cache").join("knights")))
         .unwrap_or_else(|| std::env::temp_dir().join("knights-cache"))
-}
-
-/// FNV-1a, 64 bits: names a model by its Verilog (stable across Rust
-/// versions, unlike `DefaultHasher`).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn models_are_named_by_their_verilog() {
-        // The FNV-1a test vectors.
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-    }
 }

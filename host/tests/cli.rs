@@ -66,6 +66,21 @@ fn a_boards_own_build_runs_in_simulation() {
     let output = run("count --size 5 --device cpu --board icebreaker");
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("use --device sim"), "{}", stderr(&output));
+
+    // A waveform of the run: an FST file (its header block: type 0, 329
+    // bytes long, starting at the first half clock).
+    let fst = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("icebreaker-count.fst");
+    let traced = stdout_json(&run(&format!(
+        "count --size 5 --start b1 --device sim --board icebreaker --format json --trace {}",
+        fst.display()
+    )));
+    assert_eq!(traced["tours"], 0, "no open 5x5 tour starts on b1");
+    let bytes = std::fs::read(&fst).unwrap();
+    assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
+    assert_eq!((bytes[0], &bytes[1..9], &bytes[9..17]), (0, &329u64.to_be_bytes()[..], &1u64.to_be_bytes()[..]));
+    let output = run("count --size 5 --device sim --board icebreaker --trace /nonexistent/dir/x.fst");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("cannot write the waveform to /nonexistent/dir/x.fst"), "{}", stderr(&output));
 }
 
 #[test]

@@ -9,6 +9,9 @@
 
 #include "Vtop.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
 
 namespace {
 
@@ -21,6 +24,10 @@ uint16_t character(uint8_t byte, bool good_stop_bit) {
 struct Board {
     VerilatedContext context;
     Vtop* top = nullptr;
+#if VM_TRACE
+    // A waveform of every signal, once opened (models built with tracing).
+    VerilatedFstC* trace = nullptr;
+#endif
     uint32_t clocks_per_bit = 0;
     uint64_t cycles = 0;
 
@@ -101,12 +108,23 @@ struct Board {
         return false;
     }
 
+    // Half clocks are the waveform's time steps.
+    void dump(uint64_t time) {
+#if VM_TRACE
+        if (trace) trace->dump(time);
+#else
+        (void)time;
+#endif
+    }
+
     bool tick(uint8_t* out) {
         top->uart_rx = rx_level();
         top->clock = 1;
         top->eval();
+        dump(2 * cycles + 1);
         top->clock = 0;
         top->eval();
+        dump(2 * cycles + 2);
         ++cycles;
         advance_sender();
         return sample(out);
@@ -119,6 +137,9 @@ extern "C" {
 
 void* ksb_new(uint32_t clocks_per_bit) {
     Board* board = new Board;
+#if VM_TRACE
+    board->context.traceEverOn(true);
+#endif
     board->clocks_per_bit = clocks_per_bit;
     board->top = new Vtop{&board->context};
     board->top->uart_rx = 1;
@@ -129,9 +150,33 @@ void* ksb_new(uint32_t clocks_per_bit) {
 
 void ksb_free(void* handle) {
     Board* board = static_cast<Board*>(handle);
+#if VM_TRACE
+    if (board->trace) {
+        board->trace->close();
+        delete board->trace;
+    }
+#endif
     board->top->final();
     delete board->top;
     delete board;
+}
+
+// Starts writing an FST waveform of every signal to `path`: 1 when it
+// does, 0 when the model was built without tracing, -1 when the file
+// cannot be written.
+int ksb_trace_open(void* handle, const char* path) {
+#if VM_TRACE
+    Board* board = static_cast<Board*>(handle);
+    if (board->trace) return 1;
+    board->trace = new VerilatedFstC;
+    board->top->trace(board->trace, 99);
+    board->trace->open(path);
+    return board->trace->isOpen() ? 1 : -1;
+#else
+    (void)handle;
+    (void)path;
+    return 0;
+#endif
 }
 
 // Queues bytes for the device's UART receiver.

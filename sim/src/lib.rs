@@ -12,7 +12,7 @@
 //!
 //! [`run`]: SimulatedBoard::run
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
@@ -52,6 +52,7 @@ mod linked {
         pub fn ksb_led_busy(board: *mut c_void) -> i32;
         pub fn ksb_led_found(board: *mut c_void) -> i32;
         pub fn ksb_framing_errors(board: *mut c_void) -> u64;
+        pub fn ksb_trace_open(board: *mut c_void, path: *const std::ffi::c_char) -> i32;
     }
 }
 
@@ -68,6 +69,7 @@ struct EntryPoints {
     led_busy: unsafe extern "C" fn(*mut c_void) -> i32,
     led_found: unsafe extern "C" fn(*mut c_void) -> i32,
     framing_errors: unsafe extern "C" fn(*mut c_void) -> u64,
+    trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> i32,
 }
 
 /// A verilated accelerator: its entry points and the build it models.
@@ -96,6 +98,7 @@ impl Model {
                     led_busy: ksb_led_busy,
                     led_found: ksb_led_found,
                     framing_errors: ksb_framing_errors,
+                    trace_open: ksb_trace_open,
                 };
                 Arc::new(Model { entry, build: BUILD, _library: None })
             })
@@ -120,6 +123,7 @@ impl Model {
                 led_busy: *library.get(b"ksb_led_busy\0")?,
                 led_found: *library.get(b"ksb_led_found\0")?,
                 framing_errors: *library.get(b"ksb_framing_errors\0")?,
+                trace_open: *library.get(b"ksb_trace_open\0")?,
             };
             Ok(Arc::new(Model { entry, build, _library: Some(library) }))
         }
@@ -132,9 +136,10 @@ impl Model {
 
 /// Makes a model from a design's Verilog (as `knights_rtl::verilog::
 /// for_verilator` prepares it) in `dir`: Verilator and make, as for the
-/// linked model, into a shared library. Returns its path, or what failed
+/// linked model, into a shared library; `traced`, it can write waveforms
+/// ([`SimulatedBoard::trace_to`], slower). Returns its path, or what failed
 /// with the tool's output. Takes a minute or more for a large design.
-pub fn build_model(verilog: &str, dir: &Path) -> Result<PathBuf, String> {
+pub fn build_model(verilog: &str, dir: &Path, traced: bool) -> Result<PathBuf, String> {
     let obj = dir.join("obj_dir");
     std::fs::create_dir_all(&obj).map_err(|e| format!("cannot create {}: {e}", obj.display()))?;
     let write = |name: &str, text: &str| {
@@ -143,14 +148,19 @@ pub fn build_model(verilog: &str, dir: &Path) -> Result<PathBuf, String> {
     };
     let top = write("top.v", verilog)?;
     let shim = write("shim.cpp", SHIM_SOURCE)?;
-    run(Command::new("verilator").args(VERILATOR_ARGS).arg("-Mdir").arg(&obj).arg(&top).arg(&shim))?;
+    let trace: &[&str] = if traced { &["--trace-fst"] } else { &[] };
+    run(Command::new("verilator").args(VERILATOR_ARGS).args(trace).arg("-Mdir").arg(&obj).arg(&top).arg(&shim))?;
     // -Bsymbolic: the library's calls stay inside it, whatever the program
     // that loads it (this crate's linked model has the same names).
+    // (FST waveforms are compressed with zlib.)
+    let libraries = if traced { " -lz" } else { "" };
     std::fs::write(
         obj.join("shared.mk"),
-        "include Vtop.mk\n\
-         libksim.so: $(VK_OBJS) $(VK_USER_OBJS) $(VK_GLOBAL_OBJS)\n\
-         \t$(CXX) -shared -Wl,-Bsymbolic -pthread -o $@ $^\n",
+        format!(
+            "include Vtop.mk\n\
+             libksim.so: $(VK_OBJS) $(VK_USER_OBJS) $(VK_GLOBAL_OBJS)\n\
+             \t$(CXX) -shared -Wl,-Bsymbolic -pthread -o $@ $^{libraries}\n"
+        ),
     )
     .map_err(|e| format!("cannot write the makefile: {e}"))?;
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -164,6 +174,18 @@ pub fn build_model(verilog: &str, dir: &Path) -> Result<PathBuf, String> {
         .args(["-f", "shared.mk", "libksim.so"])
         .args(MAKE_OPTIONS))?;
     Ok(obj.join("libksim.so"))
+}
+
+/// Names a model made by [`build_model`]: a hash of everything it is made
+/// from (the Verilog, the shim, the recipe, tracing), so that a cached model
+/// is used only while all of them are the same. FNV-1a, 64 bits (stable
+/// across Rust versions, unlike `DefaultHasher`).
+pub fn fingerprint(verilog: &str, traced: bool) -> u64 {
+    let recipe = format!("{VERILATOR_ARGS:?} {MAKE_OPTIONS:?} traced={traced}");
+    [verilog, SHIM_SOURCE, &recipe]
+        .iter()
+        .flat_map(|part| part.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325, |hash, b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn run(command: &mut Command) -> Result<(), String> {
@@ -248,6 +270,18 @@ impl SimulatedBoard {
         unsafe { (self.model.entry.led_found)(self.raw) != 0 }
     }
 
+    /// Writes a waveform (FST) of every signal from now on to `path`, for
+    /// GTKWave or Surfer; the file is complete once the board is dropped.
+    /// Only models built with tracing can (see [`build_model`]).
+    pub fn trace_to(&mut self, path: &Path) -> Result<(), String> {
+        let name = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+        match unsafe { (self.model.entry.trace_open)(self.raw, name.as_ptr()) } {
+            1 => Ok(()),
+            0 => Err("this simulated board's model was built without tracing".into()),
+            _ => Err(format!("cannot write the waveform to {}", path.display())),
+        }
+    }
+
     /// Characters from the board whose stop bit was low (never expected).
     pub fn framing_errors(&self) -> u64 {
         unsafe { (self.model.entry.framing_errors)(self.raw) }
@@ -263,5 +297,18 @@ impl Default for SimulatedBoard {
 impl Drop for SimulatedBoard {
     fn drop(&mut self) {
         unsafe { (self.model.entry.free)(self.raw) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_is_named_by_everything_it_is_made_from() {
+        let plain = fingerprint("module top; endmodule", false);
+        assert_ne!(plain, fingerprint("module top; endmodule", true));
+        assert_ne!(plain, fingerprint("module top(); endmodule", false));
+        assert_eq!(plain, fingerprint("module top; endmodule", false));
     }
 }

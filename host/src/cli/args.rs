@@ -269,6 +269,11 @@ pub struct DeviceArgs {
     /// use (a minute or more) and cached.
     #[arg(long, value_name = "NAME")]
     pub board: Option<String>,
+    /// With the sim device: write a waveform of every signal (FST, for
+    /// GTKWave or Surfer) of the run to this file. The traced model is made
+    /// on first use and cached; it runs slower, so keep the search small.
+    #[arg(long, value_name = "FILE.fst")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -30,9 +30,9 @@ impl DeviceArgs {
             )
             .into());
         }
-        if self.board.is_some() && kind != DeviceKind::Sim {
+        if (self.board.is_some() || self.trace.is_some()) && kind != DeviceKind::Sim {
             return Err(UsageError(format!(
-                "--board picks the simulated board's build, but the device is {}: use --device sim (a flashed board is reached with --port)",
+                "--board and --trace are for the simulated board, but the device is {}: use --device sim (a flashed board is reached with --port)",
                 format!("{kind:?}").to_lowercase()
             ))
             .into());
@@ -67,9 +67,9 @@ impl DeviceArgs {
     #[cfg(feature = "sim")]
     fn simulated(&self, timeout: Duration) -> Result<Box<dyn Device>> {
         use knights::transport::SimTransport;
-        let transport = match &self.board {
-            None => SimTransport::new(),
-            Some(name) => SimTransport::on(board_model(name)?),
+        let transport = match (&self.board, &self.trace) {
+            (None, None) => SimTransport::new(),
+            (board, trace) => SimTransport::on(simulated_board(board.as_deref(), trace.as_deref())?),
         };
         let mut sim = LinkedDevice::connect("sim", transport, timeout)?;
         sim.set_split(self.split_level);
@@ -87,15 +87,23 @@ impl DeviceArgs {
     }
 }
 
-/// A simulated board of the build called `name`.
+/// A simulated board of the build called `board` (or the default build),
+/// writing a waveform to `trace` if given.
 #[cfg(all(feature = "sim", feature = "fpga"))]
-fn board_model(name: &str) -> Result<knights_sim::SimulatedBoard> {
-    let board = knights::boards::find(name)?;
-    let model = knights::board_sim::model(&board, &mut |line| eprintln!("{line}"))?;
-    Ok(knights_sim::SimulatedBoard::on(model))
+fn simulated_board(board: Option<&str>, trace: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+    let say = &mut |line: &str| eprintln!("{line}");
+    let model = match board {
+        Some(name) => knights::board_sim::model(&knights::boards::find(name)?, trace.is_some(), say)?,
+        None => knights::board_sim::default_traced(say)?,
+    };
+    let mut simulated = knights_sim::SimulatedBoard::on(model);
+    if let Some(path) = trace {
+        simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
+    }
+    Ok(simulated)
 }
 
 #[cfg(all(feature = "sim", not(feature = "fpga")))]
-fn board_model(_name: &str) -> Result<knights_sim::SimulatedBoard> {
-    Err(UsageError(format!("--board (a board's build in simulation) {}", super::missing_feature("fpga"))).into())
+fn simulated_board(_: Option<&str>, _: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+    Err(UsageError(format!("--board and --trace (models made at run time) {}", super::missing_feature("fpga"))).into())
 }

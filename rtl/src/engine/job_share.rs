@@ -72,7 +72,8 @@ pub struct JobShare<const LB: usize> {
     /// jobs.
     pub root_done: Signal<Out, bool>,
     pub root_waits: Signal<Out, bool>,
-    /// No job is held, granted or coming: a waiting engine is done.
+    /// No job is granted now and none can come (the engine checks for a
+    /// held job first): a waiting engine is done.
     pub jobs_over: Signal<Out, bool>,
     /// The current node is a job handed to the queue: skipped as a dead end.
     pub skip_job: Signal<Out, bool>,
