@@ -55,7 +55,7 @@ pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceErr
 }
 
 /// The model of `verilog` from the cache, made first if it is not there.
-fn cached(
+pub(crate) fn cached(
     name: &str,
     verilog: Option<String>,
     build: Build,

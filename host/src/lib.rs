@@ -33,6 +33,8 @@ pub mod build_report;
 pub mod device;
 pub mod error;
 pub mod link;
+#[cfg(feature = "sim")]
+pub mod link_fuzz;
 pub mod proto;
 pub mod query;
 pub mod render;

@@ -53,6 +53,10 @@ impl LinkFigures {
 }
 
 /// Frames over a transport.
+/// How long a frame under way may pause between bytes before it is taken
+/// for noise (a device sends a frame's bytes back to back).
+const FRAME_GAP: Duration = Duration::from_millis(50);
+
 pub struct Link<T: Transport> {
     transport: T,
     decoder: FrameDecoder,
@@ -90,14 +94,20 @@ impl<T: Transport> Link<T> {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             // Wait in short slices so a sync byte from line noise is given up
-            // once the line goes quiet instead of swallowing later frames.
-            let n = self.transport.read(&mut buffer, left.min(Duration::from_millis(100))).map_err(|source| {
-                DeviceError::LinkLost { device: self.transport.describe(), direction: Direction::Read, source }
+            // once the line goes quiet instead of swallowing later frames. A
+            // frame under way gets the whole gap, deadline or not: a frame
+            // cut short by a nearly spent deadline would be lost.
+            let in_frame = self.decoder.pending() > 0;
+            let wait = if in_frame { FRAME_GAP } else { left.min(Duration::from_millis(100)) };
+            let n = self.transport.read(&mut buffer, wait).map_err(|source| DeviceError::LinkLost {
+                device: self.transport.describe(),
+                direction: Direction::Read,
+                source,
             })?;
             self.bytes_received += n as u64;
             self.decoder.push(&buffer[..n]);
             if n == 0 {
-                if self.decoder.pending() > 0 {
+                if in_frame {
                     self.decoder.drop_incomplete();
                     continue;
                 }

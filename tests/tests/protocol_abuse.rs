@@ -6,11 +6,12 @@
 use std::time::Duration;
 
 use knights::link::{Link, LinkedDevice};
+use knights::link_fuzz;
 use knights::proto::{self, code, crc16, frame, Command, ErrorCode, Response, SolveRequest};
 use knights::query::{self, Query};
-use knights::search::{Flow, TourList};
+use knights::search::Flow;
 use knights::transport::{SimTransport, Transport};
-use knights::{Goal, MoveOrder, SearchSpec, Searcher, Status};
+use knights::{Goal, MoveOrder, SearchSpec, Status};
 
 /// Longer than the device's frame timeout (10 ms of board time).
 const QUIET: Duration = Duration::from_millis(20);
@@ -193,91 +194,21 @@ fn all_304_tours_of_5x5_arrive_through_the_uart_once_each() {
     assert!(link.bytes_received >= 304 * 35);
 }
 
-/// xorshift64*: a fixed-seed generator, so a failing stream can be replayed.
-struct Noise(u64);
-
-impl Noise {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Random damage: noise, truncated and corrupted frames, framing errors.
 /// After each stream the line goes quiet, the device may only have answered
-/// with ERROR frames, and then a good command must get its right answer.
+/// with ERROR frames, and then a good command must get its right answer
+/// (`knights fuzz-link` runs the same with more streams).
 #[test]
 fn random_damage_never_stops_the_device() {
-    const STREAMS: usize = 150;
-    let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
-    let mut link = link();
-    let good = [
-        Command::Identify.encode(),
-        Command::Status.encode(),
-        Command::Solve(solve(5, 5, 2, 2, true)).encode(),
-        Command::Solve(solve(4, 3, 0, 0, false)).encode(),
-    ];
-    let center = Searcher::new(SearchSpec {
-        board: "5".parse().unwrap(),
-        start: "c3".parse().unwrap(),
-        closed: false,
-        order: MoveOrder::Fixed,
-        prune: false,
-    })
-    .unwrap()
-    .run(Goal::CountAll, &mut TourList::default());
-    let mut errors_seen = 0;
-    for stream in 0..STREAMS {
-        for _ in 0..1 + noise.below(4) {
-            match noise.below(4) {
-                0 => {
-                    let bytes: Vec<u8> = (0..noise.below(40)).map(|_| noise.next() as u8).collect();
-                    send_raw(&mut link, &bytes);
-                }
-                1 => {
-                    let whole = &good[noise.below(4) as usize];
-                    send_raw(&mut link, &whole[..noise.below(whole.len() as u64) as usize]);
-                }
-                2 => {
-                    let mut bytes = good[noise.below(4) as usize].clone();
-                    let at = 1 + noise.below(bytes.len() as u64 - 1) as usize;
-                    bytes[at] ^= 1 << noise.below(8);
-                    send_raw(&mut link, &bytes);
-                }
-                _ => link.transport().board().write_with_bad_stop_bit(noise.next() as u8),
-            }
-        }
-        for answer in answers(&mut link) {
-            match answer {
-                Response::Error { .. } => errors_seen += 1,
-                other => panic!("stream {stream}: damage was answered with {other:?}"),
-            }
-        }
-        // The device must be back in step: a good command, its answer.
-        let pick = noise.below(4) as usize;
-        send_raw(&mut link, &good[pick]);
-        let all = if pick >= 2 { answers_to_done(&mut link) } else { answers(&mut link) };
-        let ok = match (pick, all.as_slice()) {
-            (0, [Response::Identity(_)]) => true,
-            (1, [Response::Progress { searching: false, .. }]) => true,
-            (2, [Response::Ack { .. }, Response::Done { status: code::STATUS_EXHAUSTED, counters }]) => {
-                (counters.tours, counters.nodes) == (center.tours, center.nodes)
-            }
-            (3, [Response::Ack { .. }, Response::Tour { sequence: 1, .. }, Response::Done { counters, .. }]) => {
-                counters.tours == 1
-            }
-            _ => false,
-        };
-        assert!(ok, "stream {stream}: command {pick} answered with {all:?}");
-    }
-    eprintln!("{STREAMS} damaged streams, {errors_seen} ERROR frames, the device answered every good command after");
-    assert!(errors_seen > STREAMS / 2);
+    // The default build, with a board's link timing (frames time out after
+    // 10 ms).
+    let report = link_fuzz::fuzz(SimTransport::new(), 30, 0x9E37_79B9_7F4A_7C15, QUIET).unwrap();
+    assert!(report.errors_answered > 15, "{report:?}");
+    // The fuzzing build (frames time out after 100 µs): ten times as many.
+    let (board, quiet) = link_fuzz::fuzz_board(&mut |line| eprintln!("{line}")).unwrap();
+    let report = link_fuzz::fuzz(board, 1_000, 7, quiet).unwrap();
+    eprintln!("{report:?}");
+    assert!(report.errors_answered > 500 && report.split_commands > 50, "{report:?}");
 }
 
 #[test]

@@ -45,6 +45,17 @@ pub enum Command {
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe,
+    /// Fuzz the RTL's link on a small simulated build: random and damaged
+    /// byte streams (noise, cut and corrupted frames, bad stop bits), each
+    /// followed by a good command that must get its right answer.
+    FuzzLink {
+        /// Damaged streams to send.
+        #[arg(long, default_value_t = 10_000, value_name = "N")]
+        streams: usize,
+        /// Seed of the streams (a failing stream replays from it).
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+    },
     /// List the boards' builds (the names --board takes): each one's part
     /// (the board with one FPGA; a part may have several builds) and what
     /// its bitstream holds.

@@ -35,6 +35,10 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Bench { format, svg, json, builds } => sim::bench(format, svg, json, builds, out),
         #[cfg(not(feature = "sim"))]
         Command::SimServe | Command::Bench { .. } => Err(unavailable("sim")),
+        #[cfg(all(feature = "sim", feature = "fpga"))]
+        Command::FuzzLink { streams, seed } => sim::fuzz_link(streams, seed, out),
+        #[cfg(not(all(feature = "sim", feature = "fpga")))]
+        Command::FuzzLink { .. } => Err(unavailable(if cfg!(feature = "sim") { "fpga" } else { "sim" })),
         #[cfg(feature = "fpga")]
         Command::Boards { format } => fpga::list_boards(format, out),
         #[cfg(feature = "fpga")]

@@ -1,4 +1,5 @@
-//! The simulated board's commands (feature `sim`): `sim-serve` and `bench`.
+//! The simulated board's commands (feature `sim`): `sim-serve`, `bench` and
+//! `fuzz-link`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -66,5 +67,26 @@ pub fn bench(
         std::fs::write(&path, serde_json::to_string_pretty(&results)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    Ok(())
+}
+
+/// `knights fuzz-link`: damaged streams against the fuzzing build's link.
+#[cfg(feature = "fpga")]
+pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {
+    let started = std::time::Instant::now();
+    let (board, quiet) = knights::link_fuzz::fuzz_board(&mut |line| eprintln!("{line}"))?;
+    let report = knights::link_fuzz::fuzz(board, streams, seed, quiet)?;
+    writeln!(
+        out,
+        "{} damaged streams ({} bytes of damage, seed {seed}): {} answered with ERROR frames, \
+         every good command answered after its stream ({} of them sent in two parts): 0 hangs; \
+         {} board clocks, {:.1} s",
+        report.streams,
+        report.damaged_bytes,
+        report.errors_answered,
+        report.split_commands,
+        report.cycles,
+        started.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }
