@@ -57,6 +57,12 @@ impl LinkFigures {
 /// for noise (a device sends a frame's bytes back to back).
 const FRAME_GAP: Duration = Duration::from_millis(50);
 
+/// IDENTIFY is sent again this many times at most when the device answers
+/// it with an ERROR (see [`Link::identify`]), each after the line has been
+/// quiet this long: longer than a device's frame timeout (10 ms).
+const IDENTIFY_RETRIES: u32 = 3;
+const DIRTY_LINE_QUIET: Duration = Duration::from_millis(30);
+
 pub struct Link<T: Transport> {
     transport: T,
     decoder: FrameDecoder,
@@ -119,13 +125,22 @@ impl<T: Transport> Link<T> {
     }
 
     /// Asks the device what it is, skipping what an earlier session left on
-    /// the line.
+    /// the line. A frame an earlier host left half-sent (killed while
+    /// writing) swallows the first IDENTIFY, which the device then answers
+    /// with an ERROR: the line is let go quiet past the device's frame
+    /// timeout and IDENTIFY sent again, a few times at most.
     pub fn identify(&mut self, timeout: Duration) -> Result<Identity, DeviceError> {
         self.send(&Command::Identify)?;
         let deadline = Instant::now() + timeout;
+        let mut retries = 0;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.receive(left)? {
+                Some(Response::Error { .. }) if retries < IDENTIFY_RETRIES => {
+                    retries += 1;
+                    while self.receive(DIRTY_LINE_QUIET)?.is_some() {}
+                    self.send(&Command::Identify)?;
+                }
                 Some(Response::Identity(identity)) => {
                     if identity.version != VERSION {
                         return Err(DeviceError::Version {

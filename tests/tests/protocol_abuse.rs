@@ -211,6 +211,26 @@ fn random_damage_never_stops_the_device() {
     assert!(report.errors_answered > 500 && report.split_commands > 50, "{report:?}");
 }
 
+/// A host killed while writing a frame leaves half of it on the line: the
+/// next session's first command must still succeed, with no retry by the
+/// user (the device's frame timeout has not run out when it arrives).
+#[test]
+fn a_frame_cut_off_by_an_earlier_host_does_not_spoil_the_next_session() {
+    let mut transport = SimTransport::new();
+    let cut = Command::Solve(solve(5, 5, 0, 0, true)).encode();
+    transport.write_all(&cut[..6]).unwrap();
+    let mut device = LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap();
+    let spec = SearchSpec {
+        board: "5".parse().unwrap(),
+        start: "a1".parse().unwrap(),
+        closed: false,
+        order: MoveOrder::Fixed,
+        prune: true,
+    };
+    let answer = query::run(&mut device, Query { spec, goal: Goal::CountAll }, &mut |_, _| Flow::Continue).unwrap();
+    assert_eq!((answer.tour_count, answer.nodes), (304, 8_855));
+}
+
 #[test]
 fn connecting_aborts_a_search_an_earlier_session_left_running() {
     let mut link = link();

@@ -14,10 +14,13 @@ use std::time::Duration;
 use knights::device::Device;
 use knights::error::DeviceError;
 use knights::link::LinkedDevice;
+use knights::proto::{Command, SolveRequest};
 use knights::query::{self, Query};
 use knights::search::{Flow, TourList};
+use knights::transport::Transport;
 use knights::transport::{serve_simulated_board, SerialTransport};
 use knights::{Goal, SearchSpec, Searcher, Status};
+use knights_sim::SimulatedBoard;
 use serialport::SerialPort;
 
 /// A simulated board on a pseudo-terminal, stopped when dropped.
@@ -33,8 +36,10 @@ impl Served {
         let (tx, rx) = mpsc::channel();
         let keep = running.clone();
         let thread = thread::spawn(move || {
-            serve_simulated_board(&mut |path| tx.send(path.to_string()).unwrap(), &|| keep.load(Ordering::Relaxed))
-                .unwrap()
+            serve_simulated_board(SimulatedBoard::new(), &mut |path| tx.send(path.to_string()).unwrap(), &|| {
+                keep.load(Ordering::Relaxed)
+            })
+            .unwrap()
         });
         let path = rx.recv_timeout(Duration::from_secs(10)).unwrap();
         Served { path, running, thread: Some(thread) }
@@ -82,6 +87,32 @@ fn counts_and_tours_through_a_pseudo_terminal_match_the_reference() {
             assert_eq!(answer.tours, tours.0, "{board} {goal:?}");
         }
     }
+}
+
+/// A host killed half-way through writing a frame leaves it on the line;
+/// the next run's first search must succeed without the user retrying.
+#[test]
+fn a_half_sent_frame_left_on_the_port_does_not_spoil_the_next_run() {
+    let served = Served::start();
+    let request = SolveRequest {
+        width: 8,
+        height: 8,
+        file: 0,
+        rank: 0,
+        closed: true,
+        warnsdorff: false,
+        prune: true,
+        count: true,
+        limit: 0,
+        split: 0,
+        engines: 0,
+    };
+    let mut killed = SerialTransport::open(&served.path, 3_000_000).unwrap();
+    killed.write_all(&Command::Solve(request).encode()[..7]).unwrap();
+    drop(killed);
+    let mut device = served.connect();
+    let answer = run(&mut device, spec("5", "a1", false), Goal::CountAll);
+    assert_eq!((answer.tour_count, answer.nodes), (304, 1_735_079));
 }
 
 #[test]

@@ -44,7 +44,11 @@ pub enum Command {
     },
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
-    SimServe,
+    SimServe {
+        /// Serve this board's build (as `--device sim --board NAME`).
+        #[arg(long, value_name = "NAME")]
+        board: Option<String>,
+    },
     /// Fuzz the RTL's link on a small simulated build: random and damaged
     /// byte streams (noise, cut and corrupted frames, bad stop bits), each
     /// followed by a good command that must get its right answer.

@@ -90,7 +90,10 @@ impl DeviceArgs {
 /// A simulated board of the build called `board` (or the default build),
 /// writing a waveform to `trace` if given.
 #[cfg(all(feature = "sim", feature = "fpga"))]
-fn simulated_board(board: Option<&str>, trace: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+pub(super) fn simulated_board(
+    board: Option<&str>,
+    trace: Option<&std::path::Path>,
+) -> Result<knights_sim::SimulatedBoard> {
     let say = &mut |line: &str| eprintln!("{line}");
     let model = match board {
         Some(name) => knights::board_sim::model(&knights::boards::find(name)?, trace.is_some(), say)?,
@@ -104,6 +107,6 @@ fn simulated_board(board: Option<&str>, trace: Option<&std::path::Path>) -> Resu
 }
 
 #[cfg(all(feature = "sim", not(feature = "fpga")))]
-fn simulated_board(_: Option<&str>, _: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+pub(super) fn simulated_board(_: Option<&str>, _: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
     Err(UsageError(format!("--board and --trace (models made at run time) {}", super::missing_feature("fpga"))).into())
 }

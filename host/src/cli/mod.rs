@@ -30,11 +30,11 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
         Command::Count { search, device, format } => search::count(&search, &device, format, out),
         #[cfg(feature = "sim")]
-        Command::SimServe => sim::serve(out),
+        Command::SimServe { board } => sim::serve(board.as_deref(), out),
         #[cfg(feature = "sim")]
         Command::Bench { format, svg, json, builds } => sim::bench(format, svg, json, builds, out),
         #[cfg(not(feature = "sim"))]
-        Command::SimServe | Command::Bench { .. } => Err(unavailable("sim")),
+        Command::SimServe { .. } | Command::Bench { .. } => Err(unavailable("sim")),
         #[cfg(all(feature = "sim", feature = "fpga"))]
         Command::FuzzLink { streams, seed } => sim::fuzz_link(streams, seed, out),
         #[cfg(not(all(feature = "sim", feature = "fpga")))]

@@ -19,8 +19,13 @@ use super::reports::{existing_build_dirs, read_reports};
 /// `knights sim-serve`: the simulated board on a pseudo-terminal, its path
 /// on stdout, until killed.
 #[cfg(unix)]
-pub fn serve(out: &mut dyn Write) -> Result<()> {
+pub fn serve(board: Option<&str>, out: &mut dyn Write) -> Result<()> {
+    let simulated = match board {
+        None => knights_sim::SimulatedBoard::new(),
+        Some(name) => super::device::simulated_board(Some(name), None)?,
+    };
     knights::transport::serve_simulated_board(
+        simulated,
         &mut |path| {
             let _ = writeln!(out, "{path}");
             let _ = out.flush();
@@ -32,7 +37,7 @@ pub fn serve(out: &mut dyn Write) -> Result<()> {
 }
 
 #[cfg(not(unix))]
-pub fn serve(_out: &mut dyn Write) -> Result<()> {
+pub fn serve(_board: Option<&str>, _out: &mut dyn Write) -> Result<()> {
     anyhow::bail!("sim-serve needs pseudo-terminals, which this system does not have")
 }
 

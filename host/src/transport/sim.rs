@@ -5,8 +5,6 @@ use std::io;
 #[cfg(unix)]
 use std::io::{Read, Write};
 use std::time::Duration;
-#[cfg(unix)]
-use std::time::Instant;
 
 use knights_sim::SimulatedBoard;
 
@@ -77,43 +75,54 @@ impl Transport for SimTransport {
     }
 }
 
-/// Serves a simulated board on a pseudo-terminal until `keep_going` says
-/// stop: what the host writes to the terminal goes to the board's UART and
-/// back. `on_ready` gets the terminal's path once it can be opened.
+/// Serves `board` on a pseudo-terminal until `keep_going` says stop: what
+/// the host writes to the terminal goes to the board's UART and back.
+/// `on_ready` gets the terminal's path once it can be opened.
 #[cfg(unix)]
-pub fn serve_simulated_board(on_ready: &mut dyn FnMut(&str), keep_going: &dyn Fn() -> bool) -> Result<(), DeviceError> {
+pub fn serve_simulated_board(
+    mut board: SimulatedBoard,
+    on_ready: &mut dyn FnMut(&str),
+    keep_going: &dyn Fn() -> bool,
+) -> Result<(), DeviceError> {
     use serialport::{SerialPort, TTYPort};
 
     let (mut master, slave) = TTYPort::pair().map_err(|e| pty_failed("create")(io::Error::from(e)))?;
     let path = slave.name().ok_or_else(|| pty_failed("name")(io::Error::other("it has no name")))?;
     // `slave` stays open so the terminal lives while clients come and go.
     on_ready(&path);
-    let mut board = SimulatedBoard::new();
     let mut input = [0u8; 4096];
     let mut output = Vec::new();
-    let mut last_activity = Instant::now();
+    // After the last input the board runs on for 20 ms of its own time, past
+    // its 10 ms frame timeout: a frame a client left half-sent must be timed
+    // out by the device before the next client comes, however slowly the
+    // host runs the board.
+    let settle = board.build().clock_hz / 50;
+    let mut since_input = settle;
     while keep_going() {
+        let running = !board.is_quiet() || since_input < settle;
         // Block on the terminal only while the board has nothing to do.
-        let wait = if board.is_quiet() { Duration::from_millis(20) } else { Duration::ZERO };
+        let wait = if running { Duration::ZERO } else { Duration::from_millis(20) };
         master.set_timeout(wait).map_err(|e| pty_failed("set the timeout of")(io::Error::from(e)))?;
         match master.read(&mut input) {
             Ok(n) if n > 0 => {
                 board.write(&input[..n]);
-                last_activity = Instant::now();
+                since_input = 0;
             }
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::TimedOut || e.kind() == io::ErrorKind::WouldBlock => {}
             // No client has the terminal open right now.
-            Err(e) if e.raw_os_error() == Some(5) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) if e.raw_os_error() == Some(5) => {
+                if !running {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
             Err(e) => return Err(pty_failed("read")(e)),
         }
-        // Run on for a while after the last input: a partial frame must
-        // reach the device's frame timeout to be answered.
-        if !board.is_quiet() || last_activity.elapsed() < Duration::from_millis(200) {
+        if running {
             output.clear();
             // Short slices (a millisecond of board time): a command split
             // over two reads must not look truncated to the device.
-            board.run(1 << 13, &mut output, 1 << 16);
+            since_input = since_input.saturating_add(board.run(1 << 13, &mut output, 1 << 16));
             if !output.is_empty() {
                 master.write_all(&output).map_err(pty_failed("write to"))?;
             }
