@@ -78,6 +78,12 @@ pub enum DeviceError {
         timeout.as_secs_f64()
     )]
     NoAnswer { device: String, timeout: Duration },
+    /// The device answered, but never IDENTIFY: the line does not stay clean.
+    #[error(
+        "{device} answered IDENTIFY only with ERROR frames ({errors}, the last: {last}): the bitstream runs, but what \
+         reaches it is damaged; is another program using the port, or is the line noisy?"
+    )]
+    DirtyLine { device: String, errors: u32, last: ErrorCode },
     #[error(
         "{device} speaks protocol version {version}, this host {host}: flash a bitstream built from this version of \
          knights"
@@ -210,6 +216,7 @@ mod tests {
             DeviceError::SeveralPorts(vec!["/dev/ttyUSB0".into(), "/dev/ttyUSB1".into()]),
             DeviceError::LinkLost { device: device(), direction: Direction::Read, source: io() },
             DeviceError::NoAnswer { device: device(), timeout: Duration::from_secs(5) },
+            DeviceError::DirtyLine { device: device(), errors: 4, last: ErrorCode::BadCrc },
             DeviceError::Timeout { device: device(), timeout: Duration::from_secs(5) },
             DeviceError::Busy { device: device() },
         ];

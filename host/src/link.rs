@@ -132,10 +132,14 @@ impl<T: Transport> Link<T> {
     pub fn identify(&mut self, timeout: Duration) -> Result<Identity, DeviceError> {
         self.send(&Command::Identify)?;
         let deadline = Instant::now() + timeout;
-        let mut retries = 0;
+        let (mut retries, mut errors, mut last_error) = (0, 0, None);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.receive(left)? {
+            let response = self.receive(left)?;
+            if let Some(Response::Error { code, .. }) = response {
+                (errors, last_error) = (errors + 1, Some(code));
+            }
+            match response {
                 Some(Response::Error { .. }) if retries < IDENTIFY_RETRIES => {
                     retries += 1;
                     while self.receive(DIRTY_LINE_QUIET)?.is_some() {}
@@ -152,7 +156,13 @@ impl<T: Transport> Link<T> {
                     return Ok(identity);
                 }
                 Some(_) => continue,
-                None => return Err(DeviceError::NoAnswer { device: self.transport.describe(), timeout }),
+                None => {
+                    let device = self.transport.describe();
+                    return Err(match last_error {
+                        Some(last) => DeviceError::DirtyLine { device, errors, last },
+                        None => DeviceError::NoAnswer { device, timeout },
+                    });
+                }
             }
         }
     }
@@ -459,6 +469,30 @@ mod tests {
         let error = device.request(&spec, Goal::First(1)).unwrap_err();
         assert!(matches!(error, DeviceError::Unsupported(Capability::Warnsdorff)), "{error}");
         assert!(device.request(&SearchSpec { order: MoveOrder::Fixed, ..spec }, Goal::First(1)).is_ok());
+    }
+
+    #[test]
+    fn a_device_that_answers_identify_only_with_errors_is_a_dirty_line() {
+        let error = || Response::Error { code: ErrorCode::BadCrc, command: code::IDENTIFY };
+        // IDENTIFY and its three retries, each answered with an ERROR.
+        let mut link = Link::new(Scripted::new(vec![vec![error()]; 4]));
+        match link.identify(Duration::from_millis(300)).unwrap_err() {
+            DeviceError::DirtyLine { errors: 4, last: ErrorCode::BadCrc, .. } => {}
+            other => panic!("{other}"),
+        }
+        // An ERROR first (a half-sent frame swallowed IDENTIFY), then the answer.
+        let identity = Identity {
+            version: VERSION,
+            max_width: 5,
+            max_height: 5,
+            engines: 1,
+            clock_hz: 12_000_000,
+            baud: 115_200,
+            warnsdorff: true,
+            prune: true,
+        };
+        let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
+        assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);
     }
 
     #[test]
