@@ -10,61 +10,82 @@ use std::sync::Arc;
 use knights_rtl::accelerator::{Features, LinkSettings};
 use knights_sim::{Build, Model};
 
+use crate::bitstream::verilog::accelerator_of_kind;
 use crate::boards::{Board, EngineKind};
 use crate::error::DeviceError;
 
 /// Clocks per UART bit in a simulated board's build.
 const CLOCKS_PER_BIT: u64 = 4;
 
+/// What a simulated build's model is made from.
+#[derive(Clone, Copy)]
+pub(crate) struct SimDesign {
+    pub engine: EngineKind,
+    pub max_width: u16,
+    pub max_height: u16,
+    pub engines: u16,
+    pub features: Features,
+    pub link: LinkSettings,
+}
+
+impl SimDesign {
+    /// `board`'s build, with the simulated board's fast UART.
+    fn of_board(board: &Board) -> Self {
+        let build = &board.build;
+        SimDesign {
+            engine: build.engine,
+            max_width: build.max_width,
+            max_height: build.max_height,
+            engines: build.engines,
+            features: Features { warnsdorff: build.warnsdorff },
+            link: LinkSettings::new(build.clock_hz, build.clock_hz / CLOCKS_PER_BIT),
+        }
+    }
+
+    /// What the simulator reports of it.
+    fn build(&self) -> Build {
+        Build {
+            max_width: self.max_width,
+            max_height: self.max_height,
+            engines: usize::from(self.engines),
+            clock_hz: self.link.clock_hz,
+            clocks_per_bit: self.link.clocks_per_bit() as u32,
+        }
+    }
+}
+
 /// The model of `board`'s build, made (and cached) if need be; `traced`,
 /// one that can write waveforms. `say` hears what takes time.
 pub fn model(board: &Board, traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
-    let build = &board.build;
-    let link = LinkSettings::new(build.clock_hz, build.clock_hz / CLOCKS_PER_BIT);
-    let verilog = match build.engine {
-        EngineKind::Wide => knights_rtl::verilog::accelerator_verilog(
-            usize::from(build.max_width),
-            usize::from(build.max_height),
-            usize::from(build.engines),
-            Features { warnsdorff: build.warnsdorff },
-            link,
-        ),
-    };
-    let simulated = Build {
-        max_width: build.max_width,
-        max_height: build.max_height,
-        engines: usize::from(build.engines),
-        clock_hz: link.clock_hz,
-        clocks_per_bit: link.clocks_per_bit() as u32,
-    };
-    cached(&board.name, verilog, simulated, traced, say)
+    cached(&board.name, &SimDesign::of_board(board), traced, say)
 }
 
 /// The default simulated board's model with tracing (the linked one has
 /// none): the same build, made at run time.
 pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
     let build = knights_sim::BUILD;
-    let verilog = knights_rtl::verilog::accelerator_verilog(
-        usize::from(build.max_width),
-        usize::from(build.max_height),
-        build.engines,
-        Features::ALL,
-        LinkSettings::simulation(),
-    );
-    cached("default", verilog, build, true, say)
+    let design = SimDesign {
+        engine: EngineKind::Wide,
+        max_width: build.max_width,
+        max_height: build.max_height,
+        engines: build.engines as u16,
+        features: Features::ALL,
+        link: LinkSettings::simulation(),
+    };
+    cached("default", &design, true, say)
 }
 
-/// The model of `verilog` from the cache, made first if it is not there.
+/// The model of `design` from the cache, made first if it is not there.
 pub(crate) fn cached(
     name: &str,
-    verilog: Option<String>,
-    build: Build,
+    design: &SimDesign,
     traced: bool,
     say: &mut dyn FnMut(&str),
 ) -> Result<Arc<Model>, DeviceError> {
     let fail = |reason: String| DeviceError::SimModel { board: name.to_string(), reason };
-    let verilog =
-        verilog.ok_or_else(|| fail(format!("the RTL has no {}x{} engine", build.max_width, build.max_height)))?;
+    let SimDesign { engine, max_width, max_height, engines, features, link } = *design;
+    let verilog = accelerator_of_kind(engine, max_width, max_height, engines, features, link)
+        .ok_or_else(|| fail(format!("the RTL has no {max_width}x{max_height} engine")))?;
     let verilog = knights_rtl::verilog::for_verilator(&verilog);
     let kind = if traced { "-traced" } else { "" };
     let dir =
@@ -78,7 +99,7 @@ pub(crate) fn cached(
         ));
         make(&verilog, &dir, traced).map_err(fail)?;
     }
-    Model::load(&library, build).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
+    Model::load(&library, design.build()).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
 }
 
 /// Builds the model in a directory of its own, then moves it into place, so

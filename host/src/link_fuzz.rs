@@ -255,17 +255,13 @@ fn answers(link: &mut Link<SimTransport>, quiet: Duration) -> Result<Vec<Respons
 /// and cached (see `board_sim`); `say` hears what takes time.
 #[cfg(feature = "fpga")]
 pub fn fuzz_board(say: &mut dyn FnMut(&str)) -> Result<(SimTransport, Duration), DeviceError> {
+    use crate::board_sim::{cached, SimDesign};
+    use crate::boards::EngineKind;
     use knights_rtl::accelerator::{Features, LinkSettings};
     let link = LinkSettings { frame_timeout: 1_200, ..LinkSettings::new(12_000_000, 3_000_000) };
-    let verilog = knights_rtl::verilog::accelerator_verilog(5, 5, 1, Features::ALL, link);
-    let build = knights_sim::Build {
-        max_width: 5,
-        max_height: 5,
-        engines: 1,
-        clock_hz: link.clock_hz,
-        clocks_per_bit: link.clocks_per_bit() as u32,
-    };
-    let model = crate::board_sim::cached("fuzz", verilog, build, false, say)?;
+    let design =
+        SimDesign { engine: EngineKind::Wide, max_width: 5, max_height: 5, engines: 1, features: Features::ALL, link };
+    let model = cached("fuzz", &design, false, say)?;
     // Quiet: twice the frame timeout.
     let quiet = Duration::from_secs_f64(2.0 * link.frame_timeout as f64 / link.clock_hz as f64);
     Ok((SimTransport::on(knights_sim::SimulatedBoard::on(model)), quiet))

@@ -12,8 +12,8 @@ use super::options::{check, BuildOptions};
 use super::tool_log;
 use super::tool_report::{log_utilisation, report_fmax, report_utilisation, stat_cells};
 use super::tools::{log_tail, run_step, tool_version, tools, Phase, Step, Watch};
-use super::verilog::{keep_engines_apart, wrapper_verilog, WRAPPER_TOP};
-use crate::boards::{Board, EngineKind, Family};
+use super::verilog::{accelerator_of_kind, keep_engines_apart, wrapper_verilog, WRAPPER_TOP};
+use crate::boards::{Board, Family};
 use crate::build_report::{BuildReport, Usage};
 
 /// Builds the bitstream, telling `watch` each step and its progress.
@@ -27,16 +27,10 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let path = |name: &str| dir.join(name);
 
     let link = LinkSettings::new(clock_hz, u64::from(options.baud));
-    let rtl = match options.engine {
-        EngineKind::Wide => knights_rtl::verilog::accelerator_verilog(
-            usize::from(options.max_width),
-            usize::from(options.max_height),
-            usize::from(options.engines),
-            Features { warnsdorff: options.warnsdorff },
-            link,
-        ),
-    }
-    .expect("area checked above");
+    let features = Features { warnsdorff: options.warnsdorff };
+    let rtl =
+        accelerator_of_kind(options.engine, options.max_width, options.max_height, options.engines, features, link)
+            .expect("area checked above");
     write(&path("accelerator.v"), &keep_engines_apart(&rtl, options.engines))?;
     write(&path("board.v"), &wrapper_verilog(board, &plan))?;
     let constraints = board.constraints_file();

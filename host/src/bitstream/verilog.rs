@@ -7,7 +7,7 @@ use knights_rtl::accelerator::{Features, LinkSettings};
 
 use super::options::{check_area, check_baud, check_engines, ClockPlan};
 use crate::board::BoardSize;
-use crate::boards::{port, Board};
+use crate::boards::{port, Board, EngineKind};
 use crate::error::UsageError;
 
 /// The top module of the board wrapper.
@@ -20,6 +20,23 @@ pub enum Design {
     Accelerator { engines: u16, features: Features, clock_hz: u64, baud: u64 },
     /// One bare engine, for measuring its resources.
     Engine,
+}
+
+/// The accelerator of engine kind `kind` (`None` when the RTL has no engine
+/// for that largest board): the one place a build's engine kind picks its
+/// RTL, for bitstreams and for simulated builds alike.
+pub fn accelerator_of_kind(
+    kind: EngineKind,
+    max_width: u16,
+    max_height: u16,
+    engines: u16,
+    features: Features,
+    link: LinkSettings,
+) -> Option<String> {
+    let (width, height, engines) = (usize::from(max_width), usize::from(max_height), usize::from(engines));
+    match kind {
+        EngineKind::Wide => knights_rtl::verilog::accelerator_verilog(width, height, engines, features, link),
+    }
 }
 
 /// The design's Verilog (top module `top`) for boards up to `max_size`, or
