@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::board::{file_name, BoardSize, Square};
 use crate::query::Answer;
-use crate::search::Goal;
+use crate::search::{Goal, SearchSpec};
 use crate::whole_board::WholeBoard;
 
 /// The board with each square's move number (1 = start), rank 1 at the bottom.
@@ -41,8 +41,8 @@ pub fn moves_text(tour: &[Square]) -> String {
     tour.iter().map(Square::to_string).collect::<Vec<_>>().join(" ")
 }
 
-fn kind(answer: &Answer) -> &'static str {
-    if answer.query.spec.closed {
+fn kind(spec: &SearchSpec) -> &'static str {
+    if spec.closed {
         "closed"
     } else {
         "open"
@@ -56,7 +56,7 @@ pub fn summary(answer: &Answer) -> String {
     let mut line = format!(
         "{} {} tour{} of {} from {} ({} order{}, {} device): {} nodes in {:.3} s",
         answer.tour_count,
-        kind(answer),
+        kind(spec),
         if answer.tour_count == 1 { "" } else { "s" },
         spec.board,
         spec.start,
@@ -166,7 +166,7 @@ pub fn whole_board_text(whole: &WholeBoard) -> String {
     let mut out = format!(
         "{} {} tour{} of {} from every start square ({} classes of start squares under the board's symmetries; {} order{}, {} device): {} nodes in {:.3} s",
         whole.tour_count(),
-        if spec.closed { "closed" } else { "open" },
+        kind(spec),
         if whole.tour_count() == 1 { "" } else { "s" },
         spec.board,
         whole.classes.len(),
