@@ -11,6 +11,7 @@
 pub mod board;
 pub mod moves;
 pub mod parallel;
+pub mod queens;
 pub mod search;
 pub mod symmetry;
 pub mod validate;
