@@ -75,6 +75,20 @@ pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceErr
     cached("default", &design, true, say)
 }
 
+/// The default simulated N-Queens board (`knights queens --device sim`):
+/// four solvers for N up to 12 at the simulated board's clock and UART.
+pub fn default_queens(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    let design = SimDesign {
+        engine: EngineKind::Queens,
+        max_width: 12,
+        max_height: 12,
+        engines: 4,
+        features: Features { warnsdorff: false },
+        link: LinkSettings::simulation(),
+    };
+    cached("queens", &design, traced, say)
+}
+
 /// The model of `design` from the cache, made first if it is not there.
 pub(crate) fn cached(
     name: &str,

@@ -61,12 +61,16 @@ pub enum EngineKind {
     /// enters a node every clock (`rtl/src/engine`); its size grows with the
     /// board's area.
     Wide,
+    /// The N-Queens solver (`rtl/src/queens`): a queen placed every clock;
+    /// its largest N is the build's `max_width` (and `max_height`).
+    Queens,
 }
 
 impl std::fmt::Display for EngineKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             EngineKind::Wide => "wide",
+            EngineKind::Queens => "queens",
         })
     }
 }

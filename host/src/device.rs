@@ -7,6 +7,7 @@ use crate::board::{BoardSize, Square};
 use crate::error::DeviceError;
 use crate::link::LinkFigures;
 use crate::parallel;
+use crate::queens::{QueensObserver, QueensSearch, QueensSpec, MAX_N};
 use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
 use crate::validate::check_tour;
 
@@ -16,6 +17,32 @@ pub trait Sink {
     fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError>;
     /// Running totals; returning [`Flow::Stop`] aborts the search.
     fn progress(&mut self, nodes: u64, tours: u64) -> Flow;
+}
+
+/// Receives an N-Queens search's solutions while it runs.
+pub trait QueensSink {
+    /// A solution as the device reported it (the queens' files from rank 1
+    /// up); an error stops the search.
+    fn solution(&mut self, files: &[u8]) -> Result<(), DeviceError>;
+    /// Running totals; returning [`Flow::Stop`] aborts the search.
+    fn progress(&mut self, nodes: u64, solutions: u64) -> Flow;
+}
+
+/// The problems a device's build can solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Problem {
+    Tours,
+    Queens,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Problem::Tours => "knight's tours",
+            Problem::Queens => "N-Queens",
+        })
+    }
 }
 
 /// What a device reports when a search ends.
@@ -68,6 +95,17 @@ pub trait Device {
     /// mode a device may count without sending tours, but the tours it counts
     /// must have been validated where they were found.
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError>;
+    /// The largest N of its N-Queens searches (0: it solves knight's tours
+    /// only, as devices do unless they say otherwise).
+    fn max_queens(&self) -> u8 {
+        0
+    }
+    /// Runs one N-Queens search ([`Report::outcome`]'s tours are its
+    /// solutions). In first-K mode every solution goes to `sink`; counts are
+    /// the device's.
+    fn queens(&mut self, _spec: &QueensSpec, _goal: Goal, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        Err(DeviceError::WrongProblem { device: self.name().into(), build: Problem::Tours, asked: Problem::Queens })
+    }
 }
 
 /// The CPU reference search, counting on several threads.
@@ -115,6 +153,55 @@ impl Device for CpuDevice {
             outcome
         };
         Ok(Report { outcome, cycles: None, engines: None, link: None })
+    }
+
+    fn max_queens(&self) -> u8 {
+        MAX_N
+    }
+
+    fn queens(&mut self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        self.queens_on_cpu(spec, goal, sink)
+    }
+}
+
+impl CpuDevice {
+    fn queens_on_cpu(&self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        let search = QueensSearch::new(spec.clone());
+        let outcome = if goal == Goal::CountAll && self.threads > 1 {
+            // (The progress callback must be Send; the sink is not.)
+            search.count_parallel(self.threads, &mut |_, _| Flow::Continue)
+        } else {
+            let mut relay = QueensRelay { sink, error: None };
+            let outcome = search.run(goal, &mut relay);
+            if let Some(error) = relay.error {
+                return Err(error);
+            }
+            outcome
+        };
+        let outcome = Outcome { tours: outcome.solutions, nodes: outcome.nodes, status: outcome.status };
+        Ok(Report { outcome, cycles: None, engines: None, link: None })
+    }
+}
+
+/// Passes a single-threaded N-Queens search's solutions to a sink.
+struct QueensRelay<'a> {
+    sink: &'a mut dyn QueensSink,
+    error: Option<DeviceError>,
+}
+
+impl QueensObserver for QueensRelay<'_> {
+    fn solution(&mut self, files: &[u8]) -> Flow {
+        match self.sink.solution(files) {
+            Ok(()) => Flow::Continue,
+            Err(error) => {
+                self.error = Some(error);
+                Flow::Stop
+            }
+        }
+    }
+
+    fn progress(&mut self, nodes: u64, solutions: u64) -> Flow {
+        self.sink.progress(nodes, solutions)
     }
 }
 

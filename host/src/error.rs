@@ -11,6 +11,7 @@ use std::io;
 use std::time::Duration;
 
 use crate::board::{BoardSize, Square};
+use crate::device::Problem;
 use crate::proto::{code, ErrorCode, Malformed};
 
 /// What can go wrong between asking a device for a search and its validated
@@ -40,6 +41,12 @@ pub enum DeviceError {
     SplitTooDeep { level: u8, max: u8 },
     #[error("this bitstream was built without {0}")]
     Unsupported(Capability),
+    #[error("{device} runs a build for {build}, not {asked}: use a device or board build for {asked} (`knights boards` lists them)")]
+    WrongProblem { device: String, build: Problem, asked: Problem },
+    #[error("N = {n} is larger than the {device} device takes: N must be 1 to {max}")]
+    QueensTooLarge { n: u8, device: &'static str, max: u8 },
+    #[error("N must be at least 1")]
+    NoQueens,
     /// A board side or square past what the protocol's bytes carry.
     #[error("{0} does not fit the protocol")]
     OutOfRange(u16),
@@ -119,6 +126,10 @@ pub enum DeviceError {
     InvalidTour { number: usize, reason: String },
     #[error("the device returned tour #{number} twice")]
     DuplicateTour { number: usize },
+    #[error("the device returned an invalid solution (#{number}): {reason}")]
+    InvalidSolution { number: usize, reason: String },
+    #[error("the device returned solution #{number} twice")]
+    DuplicateSolution { number: usize },
     #[error("the {device} device reported {reported} tours but sent {sent}: results were lost on the way")]
     ToursMissing { device: &'static str, reported: u64, sent: u64 },
     /// The CPU reference search failed (a tour it found did not validate,
@@ -139,6 +150,9 @@ impl DeviceError {
                 | DeviceError::Engines { .. }
                 | DeviceError::SplitTooDeep { .. }
                 | DeviceError::Unsupported(_)
+                | DeviceError::WrongProblem { .. }
+                | DeviceError::QueensTooLarge { .. }
+                | DeviceError::NoQueens
         )
     }
 }
@@ -146,7 +160,7 @@ impl DeviceError {
 /// What a refused command was, for messages.
 fn refused(command: u8) -> String {
     match command {
-        code::SOLVE => "the search".into(),
+        code::SOLVE | code::QUEENS => "the search".into(),
         // A frame it could not read names no command it ran.
         _ => format!("a request it could not read (command {command:#04x})"),
     }

@@ -36,11 +36,12 @@ pub mod link;
 #[cfg(feature = "sim")]
 pub mod link_fuzz;
 pub mod proto;
+pub mod queens_query;
 pub mod query;
 pub mod render;
 pub mod transport;
 pub mod whole_board;
 
-pub use knights_model::{board, moves, parallel, search, symmetry, validate};
+pub use knights_model::{board, moves, parallel, queens, search, symmetry, validate};
 pub use knights_model::{BoardSize, Square};
 pub use knights_model::{Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};

@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::board::{BoardSize, Square};
-use crate::device::{Device, EngineFigures, Report, Sink};
+use crate::device::{Device, EngineFigures, Problem, QueensSink, Report, Sink};
 use crate::error::{Capability, DeviceError, Direction};
 use crate::parallel::PrefixJobs;
 use crate::proto::{
-    code, Command, ErrorCode, FrameDecoder, Identity, Response, SolveRequest, MAX_SPLIT_LEVEL, VERSION,
+    code, Command, ErrorCode, FrameDecoder, Identity, QueensRequest, Response, SolveRequest, MAX_SPLIT_LEVEL, VERSION,
 };
+use crate::queens::{QueensSearch, QueensSpec};
 use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
 use crate::transport::Transport;
 
@@ -28,6 +29,10 @@ const MAX_PAYLOAD: usize = crate::proto::TOUR_HEADER + 256;
 /// 10 (438) and 45,637 at level 12 (1,061); four engines were within 0.5%
 /// from 361 to 2,191 per engine.
 pub const JOBS_PER_ENGINE: usize = 640;
+
+/// The deepest split level of an N-Queens build: a job's path holds nine
+/// queens (five bits each).
+pub const QUEENS_MAX_SPLIT: u8 = 9;
 
 /// What crossed the link during one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -265,11 +270,6 @@ impl<T: Transport> LinkedDevice<T> {
         level.min(MAX_SPLIT_LEVEL)
     }
 
-    fn square(&self, index: u8) -> Square {
-        let width = u16::from(self.identity.max_width);
-        Square::new(u16::from(index) % width, u16::from(index) / width)
-    }
-
     fn describe(&self) -> String {
         self.link.transport.describe()
     }
@@ -322,15 +322,136 @@ impl<T: Transport> Device for LinkedDevice<T> {
     }
 
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
+        self.expect(Problem::Tours)?;
         let request = self.request(spec, goal)?;
+        let mut tours = TourResults { sink, max_width: self.identity.max_width };
+        // A tour of a job starts with the job's path: the split level's
+        // squares and the start square.
+        let prefix = usize::from(request.split) + 1;
+        self.converse(Command::Solve(request), request.split, prefix, &mut tours)
+    }
+
+    fn max_queens(&self) -> u8 {
+        if self.identity.queens {
+            self.identity.max_width
+        } else {
+            0
+        }
+    }
+
+    fn queens(&mut self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        self.expect(Problem::Queens)?;
+        let request = QueensRequest {
+            n: spec.n,
+            first_from: spec.first_files.start,
+            first_to: spec.first_files.end,
+            count: goal == Goal::CountAll,
+            limit: match goal {
+                Goal::First(k) => u32::try_from(k).unwrap_or(0),
+                Goal::CountAll => 0,
+            },
+            split: self.queens_split_level(spec),
+            engines: self.engines.unwrap_or(0),
+        };
+        let mut solutions = SolutionResults { sink };
+        // A solution of a job starts with the job's queens.
+        self.converse(Command::Queens(request), request.split, usize::from(request.split), &mut solutions)
+    }
+}
+
+/// Where a search's results go: tours or solutions, as their sinks take
+/// them.
+trait Results {
+    fn result(&mut self, items: &[u8]) -> Result<(), DeviceError>;
+    fn progress(&mut self, nodes: u64, results: u64) -> Flow;
+}
+
+/// Tours: squares numbered `rank * max_width + file`.
+struct TourResults<'a> {
+    sink: &'a mut dyn Sink,
+    max_width: u8,
+}
+
+impl Results for TourResults<'_> {
+    fn result(&mut self, items: &[u8]) -> Result<(), DeviceError> {
+        let width = u16::from(self.max_width);
+        let tour: Vec<Square> =
+            items.iter().map(|&s| Square::new(u16::from(s) % width, u16::from(s) / width)).collect();
+        self.sink.tour(&tour)
+    }
+
+    fn progress(&mut self, nodes: u64, results: u64) -> Flow {
+        self.sink.progress(nodes, results)
+    }
+}
+
+/// N-Queens solutions: a file per rank.
+struct SolutionResults<'a> {
+    sink: &'a mut dyn QueensSink,
+}
+
+impl Results for SolutionResults<'_> {
+    fn result(&mut self, items: &[u8]) -> Result<(), DeviceError> {
+        self.sink.solution(items)
+    }
+
+    fn progress(&mut self, nodes: u64, results: u64) -> Flow {
+        self.sink.progress(nodes, results)
+    }
+}
+
+impl<T: Transport> LinkedDevice<T> {
+    /// The problem this device's build solves.
+    pub fn problem(&self) -> Problem {
+        if self.identity.queens {
+            Problem::Queens
+        } else {
+            Problem::Tours
+        }
+    }
+
+    fn expect(&self, asked: Problem) -> Result<(), DeviceError> {
+        if self.problem() == asked {
+            Ok(())
+        } else {
+            Err(DeviceError::WrongProblem { device: self.describe(), build: self.problem(), asked })
+        }
+    }
+
+    /// The split level of an N-Queens search: the fewest queens per job that
+    /// give [`JOBS_PER_ENGINE`] jobs per engine, at most a job path's worth.
+    fn queens_split_level(&self, spec: &QueensSpec) -> u8 {
+        let deepest = QUEENS_MAX_SPLIT.min(spec.n.saturating_sub(1));
+        let level = match self.split {
+            Some(level) => level,
+            None if self.engines() <= 1 => 0,
+            None => QueensSearch::new(spec.clone()).split(usize::from(self.engines()) * JOBS_PER_ENGINE).level,
+        };
+        if level > deepest {
+            0
+        } else {
+            level
+        }
+    }
+
+    /// One search on the device: the command, its ACK, the results (each
+    /// checked for its sequence number and job tags) and the DONE.
+    fn converse(
+        &mut self,
+        command: Command,
+        split: u8,
+        prefix_items: usize,
+        results: &mut dyn Results,
+    ) -> Result<Report, DeviceError> {
         let start = self.link.figures(0);
-        self.link.send(&Command::Solve(request))?;
+        let code = command.code();
+        self.link.send(&command)?;
         // Answers to earlier commands may still be on the way; ours is the
-        // first ACK or ERROR about SOLVE.
+        // first ACK or ERROR about this command.
         loop {
             match self.next()? {
-                Response::Ack { command: code::SOLVE } => break,
-                Response::Error { code: ErrorCode::Busy, command: code::SOLVE } => {
+                Response::Ack { command } if command == code => break,
+                Response::Error { code: ErrorCode::Busy, command } if command == code => {
                     return Err(DeviceError::Busy { device: self.describe() })
                 }
                 Response::Error { code, command } => {
@@ -341,7 +462,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
         }
         let mut received = 0u64;
         let mut stopping = false;
-        let mut tags = JobTags::new(request.split, self.identity.engines);
+        let mut tags = JobTags::new(split, prefix_items, self.identity.engines);
         loop {
             match self.next()? {
                 Response::Tour { sequence, engine, job, squares } => {
@@ -352,8 +473,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                     if let Err(problem) = tags.check(engine, job, &squares) {
                         return Err(DeviceError::MixedStreams { device: self.describe(), number: received, problem });
                     }
-                    let tour: Vec<Square> = squares.iter().map(|&s| self.square(s)).collect();
-                    if let Err(error) = sink.tour(&tour) {
+                    if let Err(error) = results.result(&squares) {
                         // Leave the device idle for the next search.
                         self.link.send(&Command::Abort)?;
                         let _ = self.drain_until_done();
@@ -361,7 +481,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                     }
                 }
                 Response::Progress { searching: true, counters } => {
-                    if !stopping && sink.progress(counters.nodes, counters.tours) == Flow::Stop {
+                    if !stopping && results.progress(counters.nodes, counters.tours) == Flow::Stop {
                         self.link.send(&Command::Abort)?;
                         stopping = true;
                     }
@@ -379,7 +499,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
                         cycles: Some(counters.cycles),
                         engines: Some(EngineFigures {
                             engines: self.engines(),
-                            split_level: request.split,
+                            split_level: split,
                             engine_cycles: counters.engine_cycles,
                         }),
                         link: Some(figures),
@@ -407,14 +527,16 @@ impl<T: Transport> LinkedDevice<T> {
 /// one, so tours from different engines cannot have been mixed up.
 struct JobTags {
     split: u8,
+    /// Items of a result that are its job's path.
+    prefix_items: usize,
     engines: u8,
     paths: HashMap<u32, Vec<u8>>,
     jobs: HashMap<Vec<u8>, u32>,
 }
 
 impl JobTags {
-    fn new(split: u8, engines: u8) -> Self {
-        JobTags { split, engines, paths: HashMap::new(), jobs: HashMap::new() }
+    fn new(split: u8, prefix_items: usize, engines: u8) -> Self {
+        JobTags { split, prefix_items, engines, paths: HashMap::new(), jobs: HashMap::new() }
     }
 
     fn check(&mut self, engine: u8, job: u32, squares: &[u8]) -> Result<(), String> {
@@ -424,8 +546,8 @@ impl JobTags {
         if self.split == 0 && (engine != 0 || job != 0) {
             return Err(format!("an unsplit search ran on engine 0 alone, yet it names engine {engine} job {job}"));
         }
-        let Some(path) = squares.get(..=usize::from(self.split)) else {
-            return Err(format!("{} squares are shorter than the split level {}", squares.len(), self.split));
+        let Some(path) = squares.get(..self.prefix_items) else {
+            return Err(format!("{} items are shorter than the split level {}", squares.len(), self.split));
         };
         let known_path = self.paths.entry(job).or_insert_with(|| path.to_vec());
         let known_job = *self.jobs.entry(path.to_vec()).or_insert(job);
@@ -455,6 +577,7 @@ mod tests {
             baud: 115_200,
             warnsdorff: false,
             prune: true,
+            queens: false,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
         let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
@@ -490,6 +613,7 @@ mod tests {
             baud: 115_200,
             warnsdorff: true,
             prune: true,
+            queens: false,
         };
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
         assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);
@@ -497,7 +621,7 @@ mod tests {
 
     #[test]
     fn job_tags_catch_mixed_streams() {
-        let mut tags = JobTags::new(2, 4);
+        let mut tags = JobTags::new(2, 3, 4);
         assert!(tags.check(1, 7, &[0, 10, 20, 3]).is_ok());
         assert!(tags.check(2, 7, &[0, 10, 20, 5]).is_ok(), "a job's tours share its path");
         assert!(tags.check(0, 8, &[0, 10, 22, 3]).is_ok());
@@ -505,7 +629,7 @@ mod tests {
         assert!(tags.check(3, 9, &[0, 10, 20, 9]).is_err(), "that path is job 7's");
         assert!(tags.check(4, 1, &[0, 10, 21]).is_err(), "no engine 4");
         assert!(tags.check(0, 1, &[0, 10]).is_err(), "shorter than the split level");
-        let mut unsplit = JobTags::new(0, 4);
+        let mut unsplit = JobTags::new(0, 1, 4);
         assert!(unsplit.check(0, 0, &[0, 10]).is_ok());
         assert!(unsplit.check(1, 0, &[0, 10]).is_err());
     }

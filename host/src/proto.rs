@@ -6,8 +6,8 @@
 //! link layer (`link`) adds I/O and clocks.
 
 pub use knights_protocol::codec::{
-    frame, Command, Counters, ErrorCode, Identity, Malformed, Response, SolveRequest, COUNTERS_LENGTH, OVERHEAD,
-    TOUR_HEADER,
+    frame, Command, Counters, ErrorCode, Identity, Malformed, QueensRequest, Response, SolveRequest, COUNTERS_LENGTH,
+    OVERHEAD, TOUR_HEADER,
 };
 pub use knights_protocol::crc::crc16;
 pub use knights_protocol::decoder::FrameDecoder;
@@ -16,8 +16,10 @@ pub use knights_protocol::{MAX_SPLIT_LEVEL, SYNC, VERSION};
 pub mod code {
     //! Type bytes and numbers (defined in `knights_protocol`, for the
     //! hardware too), under the names the host uses.
-    pub use knights_protocol::command::{ABORT, IDENTIFY, SOLVE, STATUS};
-    pub use knights_protocol::feature::{PRUNE as FEATURE_PRUNE, WARNSDORFF as FEATURE_WARNSDORFF};
+    pub use knights_protocol::command::{ABORT, IDENTIFY, QUEENS, SOLVE, STATUS};
+    pub use knights_protocol::feature::{
+        PRUNE as FEATURE_PRUNE, QUEENS as FEATURE_QUEENS, WARNSDORFF as FEATURE_WARNSDORFF,
+    };
     pub use knights_protocol::flag::{
         CLOSED as FLAG_CLOSED, COUNT as FLAG_COUNT, PRUNE as FLAG_PRUNE, WARNSDORFF as FLAG_WARNSDORFF,
     };

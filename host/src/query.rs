@@ -188,6 +188,7 @@ mod lying_device {
             baud: 115_200,
             warnsdorff: true,
             prune: true,
+            queens: false,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
         let solve = std::iter::once(Response::Ack { command: code::SOLVE }).chain(answer).collect();

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use serde_json::{json, Value};
 
 use crate::board::{file_name, BoardSize, Square};
+use crate::queens_query::QueensAnswer;
 use crate::query::Answer;
 use crate::search::{Goal, SearchSpec};
 use crate::whole_board::WholeBoard;
@@ -291,6 +292,149 @@ pub fn svg(board: BoardSize, tour: &[Square], closed: bool) -> String {
             let (x, y) = centre(square);
             writeln!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"{colour}\"/>").unwrap();
         }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// An N-Queens solution as a board: rank N at the top, `Q` for a queen.
+pub fn queens_board_text(files: &[u8]) -> String {
+    let n = files.len();
+    let mut out = String::new();
+    for rank in (0..n).rev() {
+        write!(out, "{:>2} ", rank + 1).unwrap();
+        for file in 0..n {
+            out.push_str(if usize::from(files[rank]) == file { " Q" } else { " ." });
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..n {
+        write!(out, " {}", file_name(file as u16)).unwrap();
+    }
+    out.push('\n');
+    out
+}
+
+/// A solution as squares, rank 1 up (a1 c2 ...).
+pub fn queens_squares_text(files: &[u8]) -> String {
+    files
+        .iter()
+        .enumerate()
+        .map(|(rank, &file)| format!("{}{}", file_name(u16::from(file)), rank + 1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A one-line summary of an N-Queens search.
+pub fn queens_summary(answer: &QueensAnswer) -> String {
+    let seconds = answer.elapsed.as_secs_f64();
+    let mirror = answer.query.mirror && answer.query.goal == Goal::CountAll && answer.query.n > 1;
+    let mut line = format!(
+        "{} solution{} of {}-queens ({}{} device): {} nodes in {:.3} s",
+        answer.solution_count,
+        if answer.solution_count == 1 { "" } else { "s" },
+        answer.query.n,
+        if mirror { "mirror-reduced, " } else { "" },
+        answer.device,
+        answer.nodes,
+        seconds
+    );
+    if seconds > 0.0 && answer.nodes > 0 {
+        write!(line, " ({:.1} M nodes/s)", answer.nodes as f64 / seconds / 1e6).unwrap();
+    }
+    if let Some(cycles) = answer.cycles {
+        write!(line, ", {cycles} cycles").unwrap();
+        if let Some(link) = answer.link.filter(|l| l.clock_hz > 0) {
+            write!(
+                line,
+                " = {:.4} s of solver time at {} MHz",
+                cycles as f64 / link.clock_hz as f64,
+                link.clock_hz as f64 / 1e6
+            )
+            .unwrap();
+        }
+        if let Some(engines) = answer.engines.filter(|e| e.working() > 1) {
+            write!(line, " on {} solvers (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
+        }
+    }
+    if answer.status == crate::search::Status::Aborted {
+        line.push_str("; stopped before the search finished");
+    }
+    line
+}
+
+/// The human-readable N-Queens answer: each solution as a board and as
+/// squares, then the summary.
+pub fn queens_text(answer: &QueensAnswer) -> String {
+    let mut out = String::new();
+    for (i, files) in answer.solutions.iter().enumerate() {
+        writeln!(out, "Solution {}:", i + 1).unwrap();
+        out.push_str(&queens_board_text(files));
+        writeln!(out, "{}\n", queens_squares_text(files)).unwrap();
+    }
+    if let Goal::First(k) = answer.query.goal {
+        if answer.solution_count < k {
+            let what = if answer.solution_count == 0 { "solution" } else { "more solutions" };
+            writeln!(out, "No {what}: the whole tree was searched.").unwrap();
+        }
+    }
+    out.push_str(&queens_summary(answer));
+    out.push('\n');
+    out
+}
+
+/// The N-Queens answer as one JSON object.
+pub fn queens_json(answer: &QueensAnswer) -> Value {
+    let (mode, limit, solutions) = match answer.query.goal {
+        Goal::First(k) => ("first", Some(k), json!(answer.solutions)),
+        Goal::CountAll => ("count", None, json!(answer.solution_count)),
+    };
+    json!({
+        "problem": "queens",
+        "n": answer.query.n,
+        "symmetry": answer.query.mirror && answer.query.goal == Goal::CountAll,
+        "device": answer.device,
+        "mode": mode,
+        "limit": limit,
+        "status": answer.status,
+        "solutions": solutions,
+        "solution_count": answer.solution_count,
+        "nodes": answer.nodes,
+        "parts": answer.parts,
+        "cycles": answer.cycles,
+        "cycles_per_node": answer.cycles.map(|c| c as f64 / answer.nodes.max(1) as f64),
+        "engines": answer.engines.map(|e| e.working()),
+        "split_level": answer.engines.map(|e| e.split_level),
+        "engine_cycles": answer.engines.map(|e| e.engine_cycles),
+        "engine_cycles_per_node": answer.engines.map(|e| e.engine_cycles as f64 / answer.nodes.max(1) as f64),
+        "clock_hz": answer.link.map(|l| l.clock_hz),
+        "engine_seconds": answer.cycles.zip(answer.link).filter(|(_, l)| l.clock_hz > 0).map(|(c, l)| c as f64 / l.clock_hz as f64),
+        "elapsed_seconds": answer.elapsed.as_secs_f64(),
+    })
+}
+
+/// One N-Queens solution drawn as an SVG picture.
+pub fn queens_svg(files: &[u8]) -> String {
+    const CELL: usize = 40;
+    const MARGIN: usize = 20;
+    let n = files.len();
+    let side = n * CELL + 2 * MARGIN;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">\n"
+    );
+    for rank in 0..n {
+        for file in 0..n {
+            let (x, y) = (MARGIN + file * CELL, MARGIN + (n - 1 - rank) * CELL);
+            let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+            writeln!(out, "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>").unwrap();
+        }
+    }
+    for (rank, &file) in files.iter().enumerate() {
+        let cx = MARGIN + usize::from(file) * CELL + CELL / 2;
+        let cy = MARGIN + (n - 1 - rank) * CELL + CELL / 2;
+        writeln!(out, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"#202020\" stroke=\"#ffffff\"/>", CELL / 3)
+            .unwrap();
     }
     out.push_str("</svg>\n");
     out

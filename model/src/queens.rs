@@ -313,15 +313,20 @@ impl QueensSearch {
         }
     }
 
-    /// The shallowest cut with at least `min_jobs` jobs (or the deepest
-    /// below N).
+    /// The shallowest cut with at least `min_jobs` jobs, but not one whose
+    /// nodes above are more than 1.5 times its jobs: there the tree has
+    /// nearly stopped branching, and a deeper cut only adds replaying.
     pub fn split(&self, min_jobs: usize) -> QueensJobs {
         let mut cut = self.jobs(1);
         for level in 2..self.spec.n {
             if cut.prefixes.len() >= min_jobs {
                 break;
             }
-            cut = self.jobs(level);
+            let deeper = self.jobs(level);
+            if 2 * deeper.nodes_above > 3 * deeper.prefixes.len() as u64 {
+                break;
+            }
+            cut = deeper;
         }
         cut
     }

@@ -70,11 +70,41 @@ impl SolveRequest {
     }
 }
 
+/// An N-Queens search as a queens build takes it (QUEENS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueensRequest {
+    pub n: u8,
+    /// The files the first rank's queen may take: `first_from..first_to`.
+    pub first_from: u8,
+    pub first_to: u8,
+    /// Count every solution without sending any.
+    pub count: bool,
+    /// Solutions to stream before stopping; 0 streams every one.
+    pub limit: u32,
+    /// The split level (queens placed in a job) and the engines sharing it.
+    pub split: u8,
+    pub engines: u8,
+}
+
+impl QueensRequest {
+    /// QUEENS's payload: N twice (the board is square), the first rank's
+    /// files from and to, flags, then limit, split and engines as in SOLVE.
+    pub fn payload(&self) -> Vec<u8> {
+        let flags = if self.count { flag::COUNT } else { 0 };
+        let mut payload = vec![self.n, self.n, self.first_from, self.first_to, flags];
+        payload.extend_from_slice(&self.limit.to_le_bytes());
+        payload.push(self.split);
+        payload.push(self.engines);
+        payload
+    }
+}
+
 /// Host-to-device messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     Identify,
     Solve(SolveRequest),
+    Queens(QueensRequest),
     Abort,
     Status,
 }
@@ -84,6 +114,7 @@ impl Command {
         match self {
             Command::Identify => command::IDENTIFY,
             Command::Solve(_) => command::SOLVE,
+            Command::Queens(_) => command::QUEENS,
             Command::Abort => command::ABORT,
             Command::Status => command::STATUS,
         }
@@ -93,6 +124,7 @@ impl Command {
     pub fn encode(&self) -> Vec<u8> {
         match self {
             Command::Solve(r) => frame(self.code(), &r.payload()),
+            Command::Queens(r) => frame(self.code(), &r.payload()),
             _ => frame(self.code(), &[]),
         }
     }
@@ -110,6 +142,9 @@ pub struct Identity {
     pub warnsdorff: bool,
     /// The engine prunes dead ends when asked.
     pub prune: bool,
+    /// The build solves N-Queens (QUEENS), not knight's tours (SOLVE); its
+    /// largest board is `max_width` queens.
+    pub queens: bool,
 }
 
 /// Search counters in PROGRESS and DONE.
@@ -134,6 +169,7 @@ pub enum ErrorCode {
     BoardTooLarge,
     StartOffBoard,
     BadArgument,
+    WrongProblem,
     Other(u8),
 }
 
@@ -148,6 +184,7 @@ impl ErrorCode {
             error::BOARD_TOO_LARGE => ErrorCode::BoardTooLarge,
             error::START_OFF_BOARD => ErrorCode::StartOffBoard,
             error::BAD_ARGUMENT => ErrorCode::BadArgument,
+            error::WRONG_PROBLEM => ErrorCode::WrongProblem,
             other => ErrorCode::Other(other),
         }
     }
@@ -162,6 +199,7 @@ impl ErrorCode {
             ErrorCode::BoardTooLarge => error::BOARD_TOO_LARGE,
             ErrorCode::StartOffBoard => error::START_OFF_BOARD,
             ErrorCode::BadArgument => error::BAD_ARGUMENT,
+            ErrorCode::WrongProblem => error::WRONG_PROBLEM,
             ErrorCode::Other(byte) => byte,
         }
     }
@@ -179,6 +217,9 @@ impl fmt::Display for ErrorCode {
             ErrorCode::StartOffBoard => f.write_str("the start square is off the board"),
             ErrorCode::BadArgument => {
                 f.write_str("the request has a zero board side, unknown flags or a split level too deep for the build")
+            }
+            ErrorCode::WrongProblem => {
+                f.write_str("the build solves the other problem (knight's tours or N-Queens) than the one asked for")
             }
             ErrorCode::Other(code) => write!(f, "error code {code}"),
         }
@@ -267,6 +308,7 @@ impl Response {
                 baud: u32::from_le_bytes(payload[8..12].try_into().unwrap()),
                 warnsdorff: payload[12] & feature::WARNSDORFF != 0,
                 prune: payload[12] & feature::PRUNE != 0,
+                queens: payload[12] & feature::QUEENS != 0,
             }),
             response::ACK if length == usize::from(length::ACK) => Response::Ack { command: payload[0] },
             response::TOUR if length >= TOUR_HEADER => Response::Tour {
@@ -302,7 +344,11 @@ impl Response {
                 let mut payload = vec![id.version, id.max_width, id.max_height, id.engines];
                 payload.extend_from_slice(&id.clock_hz.to_le_bytes());
                 payload.extend_from_slice(&id.baud.to_le_bytes());
-                payload.push((u8::from(id.warnsdorff) * feature::WARNSDORFF) | (u8::from(id.prune) * feature::PRUNE));
+                payload.push(
+                    (u8::from(id.warnsdorff) * feature::WARNSDORFF)
+                        | (u8::from(id.prune) * feature::PRUNE)
+                        | (u8::from(id.queens) * feature::QUEENS),
+                );
                 frame(response::IDENTITY, &payload)
             }
             Response::Ack { command } => frame(response::ACK, &[*command]),

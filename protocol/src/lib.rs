@@ -23,7 +23,7 @@ pub mod decoder;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// Protocol version, reported in IDENTITY; a host refuses any other.
-pub const VERSION: u8 = 2;
+pub const VERSION: u8 = 3;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;
@@ -34,6 +34,8 @@ pub mod command {
     pub const SOLVE: u8 = 0x02;
     pub const ABORT: u8 = 0x03;
     pub const STATUS: u8 = 0x04;
+    /// SOLVE for an N-Queens build (same payload length, its own fields).
+    pub const QUEENS: u8 = 0x05;
 }
 
 /// Response types (device to host).
@@ -71,6 +73,8 @@ pub mod flag {
 pub mod feature {
     pub const WARNSDORFF: u8 = 1;
     pub const PRUNE: u8 = 2;
+    /// The build solves N-Queens (QUEENS) instead of knight's tours (SOLVE).
+    pub const QUEENS: u8 = 4;
 }
 
 /// How a search ended (DONE's status byte).
@@ -93,4 +97,6 @@ pub mod error {
     pub const BOARD_TOO_LARGE: u8 = 6;
     pub const START_OFF_BOARD: u8 = 7;
     pub const BAD_ARGUMENT: u8 = 8;
+    /// SOLVE to an N-Queens build, or QUEENS to a knight's-tour build.
+    pub const WRONG_PROBLEM: u8 = 9;
 }

@@ -47,6 +47,7 @@ pub struct CommandReceiver {
     crc_init: Constant<Bits<16>>,
     cmd_identify: Constant<Bits<8>>,
     cmd_solve: Constant<Bits<8>>,
+    cmd_queens: Constant<Bits<8>>,
     cmd_abort: Constant<Bits<8>>,
     cmd_status: Constant<Bits<8>>,
     solve_length: Constant<Bits<16>>,
@@ -90,6 +91,7 @@ impl CommandReceiver {
             crc_init: Constant::new(CRC_INIT.into()),
             cmd_identify: Constant::new(u64::from(command::IDENTIFY).into()),
             cmd_solve: Constant::new(u64::from(command::SOLVE).into()),
+            cmd_queens: Constant::new(u64::from(command::QUEENS).into()),
             cmd_abort: Constant::new(u64::from(command::ABORT).into()),
             cmd_status: Constant::new(u64::from(command::STATUS).into()),
             solve_length: Constant::new(u64::from(length::SOLVE).into()),
@@ -145,7 +147,7 @@ impl Logic for CommandReceiver {
         {
             self.known.next = true;
         }
-        if self.kind.q.val() == self.cmd_solve.val() {
+        if (self.kind.q.val() == self.cmd_solve.val()) | (self.kind.q.val() == self.cmd_queens.val()) {
             self.known.next = true;
             self.length_expected.next = self.solve_length.val();
         }

@@ -19,6 +19,7 @@ pub mod crc;
 pub mod engine;
 pub mod geometry;
 pub mod platform;
+pub mod queens;
 pub mod response;
 pub mod sum_tree;
 pub mod uart;

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::accelerator::{Accelerator, Features, LinkSettings};
 use crate::engine::Engine;
+use crate::queens::accelerator::QueensAccelerator;
 
 /// Calls `$build` with the const parameters `(squares, bits)` of the
 /// instance for `$area`, or gives `None` when the crate has none.
@@ -51,6 +52,25 @@ pub fn accelerator_verilog(
         };
     }
     for_area!(max_width * max_height, accelerator)
+}
+
+/// Boards an N-Queens build can be made for: a build's largest N must be
+/// one of these.
+pub const QUEENS_SIZES: [usize; 9] = [8, 10, 12, 14, 16, 18, 20, 24, 32];
+
+/// The N-Queens accelerator's Verilog (top module `top`) for boards up to
+/// `max_n` queens with `solvers` solvers, or `None` when that N has no
+/// instance.
+pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettings) -> Option<String> {
+    macro_rules! sizes {
+        ($($n:literal),*) => {
+            match max_n {
+                $($n => Some(emit(QueensAccelerator::<$n>::new(solvers, link))),)*
+                _ => None,
+            }
+        };
+    }
+    sizes!(8, 10, 12, 14, 16, 18, 20, 24, 32)
 }
 
 fn emit<T: Block>(mut top: T) -> String {

@@ -42,6 +42,30 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// N-Queens: the first solution (or the first K with --limit), or the
+    /// count of all with --count, placing a queen per rank from rank 1, files
+    /// a to z.
+    Queens {
+        /// Queens on an N×N board.
+        #[arg(long, short = 'n', value_name = "N")]
+        n: u8,
+        /// How many solutions to find before stopping.
+        #[arg(long, value_name = "K", conflicts_with = "count")]
+        limit: Option<u64>,
+        /// Count every solution instead of listing them.
+        #[arg(long)]
+        count: bool,
+        /// Search the whole tree in a count (by default the first queen
+        /// stays in the left half and each solution counts twice, the
+        /// middle file of an odd board once).
+        #[arg(long)]
+        no_symmetry: bool,
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// Output format; svg draws the first solution.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe {

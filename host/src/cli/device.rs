@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use knights::device::{CpuDevice, Device};
+use knights::device::{CpuDevice, Device, Problem};
 use knights::error::UsageError;
 use knights::link::LinkedDevice;
 use knights::transport::SerialTransport;
@@ -12,8 +12,15 @@ use knights::transport::SerialTransport;
 use super::args::{DeviceArgs, DeviceKind};
 
 impl DeviceArgs {
-    /// Connects to the device; its errors are explained by the caller.
+    /// Connects to the device for knight's tours; its errors are explained
+    /// by the caller.
     pub fn open(&self) -> Result<Box<dyn Device>> {
+        self.open_for(Problem::Tours)
+    }
+
+    /// Connects to the device for `problem`: the default simulated board is
+    /// that problem's.
+    pub fn open_for(&self, problem: Problem) -> Result<Box<dyn Device>> {
         let kind = match (self.device, &self.port) {
             (None, Some(_)) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
             (Some(kind), Some(_)) => {
@@ -50,7 +57,7 @@ impl DeviceArgs {
                 }
                 Box::new(cpu)
             }
-            DeviceKind::Sim => self.simulated(timeout)?,
+            DeviceKind::Sim => self.simulated(problem, timeout)?,
             DeviceKind::Board => {
                 let path = match &self.port {
                     Some(path) => path.clone(),
@@ -65,11 +72,12 @@ impl DeviceArgs {
     }
 
     #[cfg(feature = "sim")]
-    fn simulated(&self, timeout: Duration) -> Result<Box<dyn Device>> {
+    fn simulated(&self, problem: Problem, timeout: Duration) -> Result<Box<dyn Device>> {
         use knights::transport::SimTransport;
-        let transport = match (&self.board, &self.trace) {
-            (None, None) => SimTransport::new(),
-            (board, trace) => SimTransport::on(simulated_board(board.as_deref(), trace.as_deref())?),
+        let transport = match (problem, &self.board, &self.trace) {
+            (Problem::Tours, None, None) => SimTransport::new(),
+            (Problem::Queens, None, trace) => SimTransport::on(simulated_queens_board(trace.as_deref())?),
+            (_, board, trace) => SimTransport::on(simulated_board(board.as_deref(), trace.as_deref())?),
         };
         let mut sim = LinkedDevice::connect("sim", transport, timeout)?;
         sim.set_split(self.split_level);
@@ -78,7 +86,7 @@ impl DeviceArgs {
     }
 
     #[cfg(not(feature = "sim"))]
-    fn simulated(&self, _timeout: Duration) -> Result<Box<dyn Device>> {
+    fn simulated(&self, _problem: Problem, _timeout: Duration) -> Result<Box<dyn Device>> {
         Err(UsageError(format!(
             "the simulated board (the default device) {}: use --device cpu, or --port for a board",
             super::missing_feature("sim")
@@ -104,6 +112,24 @@ pub(super) fn simulated_board(
         simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
     }
     Ok(simulated)
+}
+
+/// The default simulated N-Queens board, writing a waveform to `trace` if
+/// given.
+#[cfg(all(feature = "sim", feature = "fpga"))]
+fn simulated_queens_board(trace: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+    let model = knights::board_sim::default_queens(trace.is_some(), &mut |line: &str| eprintln!("{line}"))?;
+    let mut simulated = knights_sim::SimulatedBoard::on(model);
+    if let Some(path) = trace {
+        simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
+    }
+    Ok(simulated)
+}
+
+#[cfg(all(feature = "sim", not(feature = "fpga")))]
+fn simulated_queens_board(_: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
+    Err(UsageError(format!("the simulated N-Queens board (made at run time) {}", super::missing_feature("fpga")))
+        .into())
 }
 
 #[cfg(all(feature = "sim", not(feature = "fpga")))]

@@ -11,6 +11,7 @@ mod explain;
 #[cfg(feature = "fpga")]
 mod fpga;
 mod progress;
+mod queens;
 #[cfg(any(feature = "sim", feature = "fpga"))]
 mod reports;
 mod search;
@@ -22,6 +23,8 @@ use anyhow::Result;
 pub use args::Cli;
 use args::Command;
 pub use explain::Failure;
+use knights::queens_query::QueensQuery;
+use knights::search::Goal;
 
 /// Runs a parsed command line, writing results to stdout.
 pub fn execute(cli: Cli) -> Result<()> {
@@ -29,6 +32,10 @@ pub fn execute(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
         Command::Count { search, device, format } => search::count(&search, &device, format, out),
+        Command::Queens { n, limit, count, no_symmetry, device, format } => {
+            let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
+            queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, format, out)
+        }
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),
         #[cfg(feature = "sim")]

@@ -25,7 +25,7 @@ pub mod job_queue;
 pub mod result_arbiter;
 pub mod totals;
 
-use knights_protocol::{command, error, length, response, status, SYNC, VERSION};
+use knights_protocol::{command, error, feature, length, response, status, SYNC, VERSION};
 use rust_hdl::prelude::*;
 
 use crate::command::CommandReceiver;
@@ -88,7 +88,8 @@ pub struct BuildIdentity {
     /// The largest board the engines take.
     pub max_width: u8,
     pub max_height: u8,
-    /// IDENTITY's feature bits (`knights_protocol::feature`).
+    /// IDENTITY's feature bits (`knights_protocol::feature`); with
+    /// `feature::QUEENS` the build takes QUEENS, not SOLVE.
     pub features: u8,
     /// A SOLVE's split level must lie below this (the engines' jobs have
     /// room for paths that deep); a deeper one is a bad argument.
@@ -126,11 +127,14 @@ pub struct Platform {
     status_aborted: Constant<Bits<8>>,
     progress_mask: Constant<Bits<48>>,
     cmd_identify: Constant<Bits<8>>,
+    // The search command this build runs, and the other problem's.
     cmd_solve: Constant<Bits<8>>,
+    cmd_other_solve: Constant<Bits<8>>,
     cmd_abort: Constant<Bits<8>>,
     cmd_status: Constant<Bits<8>>,
     err_busy: Constant<Bits<8>>,
     err_bad_argument: Constant<Bits<8>>,
+    err_wrong_problem: Constant<Bits<8>>,
     split_limit: Constant<Bits<8>>,
     // Frame headers: sync, length and type (and all of IDENTITY).
     identity_frame: Constant<Bits<FRAME_BITS>>,
@@ -194,6 +198,7 @@ impl Platform {
         fn constant<const N: usize>(value: impl Into<u64>) -> Constant<Bits<N>> {
             Constant::new(value.into().into())
         }
+        let queens = build.features & feature::QUEENS != 0;
         let mut identity = vec![VERSION, build.max_width, build.max_height, engines as u8];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
@@ -221,11 +226,13 @@ impl Platform {
             status_aborted: constant(status::ABORTED),
             progress_mask: Constant::new(((1u64 << link.progress_log2) - 1).into()),
             cmd_identify: constant(command::IDENTIFY),
-            cmd_solve: constant(command::SOLVE),
+            cmd_solve: constant(if queens { command::QUEENS } else { command::SOLVE }),
+            cmd_other_solve: constant(if queens { command::SOLVE } else { command::QUEENS }),
             cmd_abort: constant(command::ABORT),
             cmd_status: constant(command::STATUS),
             err_busy: constant(error::BUSY),
             err_bad_argument: constant(error::BAD_ARGUMENT),
+            err_wrong_problem: constant(error::WRONG_PROBLEM),
             split_limit: constant(build.split_limit),
             identity_frame: header(length::IDENTITY, response::IDENTITY, &identity),
             ack_frame: header(length::ACK, response::ACK, &[]),
@@ -477,6 +484,11 @@ impl Logic for Platform {
                 if self.searching.q.val() {
                     self.abort_requested.d.next = true;
                 }
+            }
+            if (self.commands.command.val() == self.cmd_other_solve.val()) & self.error_slot_free.val() {
+                self.error_pending.d.next = true;
+                self.error_code.d.next = self.err_wrong_problem.val();
+                self.error_command.d.next = self.cmd_other_solve.val();
             }
             if self.commands.command.val() == self.cmd_solve.val() {
                 if !self.rejection.val().any() {

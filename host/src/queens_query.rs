@@ -1,0 +1,205 @@
+//! An N-Queens request as the user states it, checked against the device,
+//! run (a count as the parts of the mirror's plan, each weighted), and
+//! answered with validated solutions.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crate::device::{Device, EngineFigures, Problem, QueensSink};
+use crate::error::DeviceError;
+use crate::link::LinkFigures;
+use crate::queens::{check_solution, count_plan, QueensSpec, WeightedPart};
+use crate::search::{Flow, Goal, Status};
+
+/// One N-Queens search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueensQuery {
+    pub n: u8,
+    pub goal: Goal,
+    /// Counts search one side of the board's mirror and weight it (first-K
+    /// searches list solutions in order, so they search the whole tree).
+    pub mirror: bool,
+}
+
+/// One part of a count: its search, its weight, what it found.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PartCount {
+    pub part: WeightedPart,
+    pub solutions: u64,
+    pub nodes: u64,
+}
+
+/// The validated result of a query.
+#[derive(Clone, Debug)]
+pub struct QueensAnswer {
+    pub query: QueensQuery,
+    pub device: &'static str,
+    /// In first-K mode, the solutions in the order found (each the file of
+    /// the queen on each rank from rank 1, 0-based); empty for counts.
+    pub solutions: Vec<Vec<u8>>,
+    /// Solutions on the whole board (weighted under the mirror).
+    pub solution_count: u64,
+    /// Nodes searched (queens placed without conflict) in all parts.
+    pub nodes: u64,
+    pub status: Status,
+    pub parts: Vec<PartCount>,
+    pub cycles: Option<u64>,
+    pub engines: Option<EngineFigures>,
+    pub link: Option<LinkFigures>,
+    pub elapsed: Duration,
+}
+
+/// Checks that `query` makes sense on `device`.
+pub fn check_query(device: &dyn Device, query: &QueensQuery) -> Result<(), DeviceError> {
+    let max = device.max_queens();
+    if max == 0 {
+        return Err(DeviceError::WrongProblem {
+            device: device.name().into(),
+            build: Problem::Tours,
+            asked: Problem::Queens,
+        });
+    }
+    if query.n == 0 {
+        return Err(DeviceError::NoQueens);
+    }
+    if query.n > max {
+        return Err(DeviceError::QueensTooLarge { n: query.n, device: device.name(), max });
+    }
+    if query.goal == Goal::First(0) {
+        return Err(DeviceError::NoTours);
+    }
+    Ok(())
+}
+
+/// Validates every solution a device sends, and stops on the first bad one.
+struct Checked<'a> {
+    n: u8,
+    solutions: Vec<Vec<u8>>,
+    seen: HashSet<Vec<u8>>,
+    progress: &'a mut dyn FnMut(u64, u64) -> Flow,
+}
+
+impl QueensSink for Checked<'_> {
+    fn solution(&mut self, files: &[u8]) -> Result<(), DeviceError> {
+        let number = self.solutions.len() + 1;
+        check_solution(self.n, files).map_err(|e| DeviceError::InvalidSolution { number, reason: e.to_string() })?;
+        if !self.seen.insert(files.to_vec()) {
+            return Err(DeviceError::DuplicateSolution { number });
+        }
+        self.solutions.push(files.to_vec());
+        Ok(())
+    }
+
+    fn progress(&mut self, nodes: u64, solutions: u64) -> Flow {
+        (self.progress)(nodes, solutions)
+    }
+}
+
+/// Runs `query` on `device`, validating every solution that comes back.
+pub fn run(
+    device: &mut dyn Device,
+    query: QueensQuery,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    check_query(device, &query)?;
+    let started = Instant::now();
+    let plan = match query.goal {
+        Goal::CountAll => count_plan(query.n, query.mirror),
+        Goal::First(_) => QueensSpec::whole(query.n).map(|spec| vec![WeightedPart { spec, weight: 1 }]),
+    }
+    .expect("N was checked above");
+    let mut answer = QueensAnswer {
+        query,
+        device: device.name(),
+        solutions: Vec::new(),
+        solution_count: 0,
+        nodes: 0,
+        status: Status::Exhausted,
+        parts: Vec::new(),
+        cycles: None,
+        engines: None,
+        link: None,
+        elapsed: Duration::ZERO,
+    };
+    let mut sink = Checked { n: query.n, solutions: Vec::new(), seen: HashSet::new(), progress };
+    for part in plan {
+        let (nodes_before, solutions_before) = (answer.nodes, answer.solution_count);
+        let mut part_progress = |nodes: u64, solutions: u64| {
+            (sink.progress)(nodes_before + nodes, solutions_before + part.weight * solutions)
+        };
+        let mut part_sink = Checked {
+            n: query.n,
+            solutions: std::mem::take(&mut sink.solutions),
+            seen: std::mem::take(&mut sink.seen),
+            progress: &mut part_progress,
+        };
+        let report = device.queens(&part.spec, query.goal, &mut part_sink)?;
+        sink.solutions = part_sink.solutions;
+        sink.seen = part_sink.seen;
+        let outcome = report.outcome;
+        if matches!(query.goal, Goal::First(_)) && outcome.tours != sink.solutions.len() as u64 {
+            return Err(DeviceError::ToursMissing {
+                device: answer.device,
+                reported: outcome.tours,
+                sent: sink.solutions.len() as u64,
+            });
+        }
+        answer.solution_count += part.weight * outcome.tours;
+        answer.nodes += outcome.nodes;
+        answer.cycles = report.cycles.map(|c| c + answer.cycles.unwrap_or(0));
+        answer.engines = report.engines.map(|e| EngineFigures {
+            engine_cycles: e.engine_cycles + answer.engines.map_or(0, |a| a.engine_cycles),
+            ..e
+        });
+        answer.link = report.link;
+        answer.parts.push(PartCount { part, solutions: outcome.tours, nodes: outcome.nodes });
+        answer.status = outcome.status;
+        if outcome.status == Status::Aborted {
+            break;
+        }
+    }
+    answer.solutions = sink.solutions;
+    answer.elapsed = started.elapsed();
+    Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::CpuDevice;
+
+    fn count(n: u8, mirror: bool, threads: usize) -> QueensAnswer {
+        let mut cpu = CpuDevice { threads };
+        run(&mut cpu, QueensQuery { n, goal: Goal::CountAll, mirror }, &mut |_, _| Flow::Continue).unwrap()
+    }
+
+    #[test]
+    fn the_mirror_halves_the_work_and_keeps_the_count() {
+        for n in [1u8, 5, 8, 9] {
+            let (whole, mirrored) = (count(n, false, 1), count(n, true, 2));
+            assert_eq!(whole.solution_count, mirrored.solution_count, "N = {n}");
+            if n > 4 {
+                assert!(3 * mirrored.nodes < 2 * whole.nodes, "N = {n}: {} of {}", mirrored.nodes, whole.nodes);
+            }
+        }
+        assert_eq!(count(10, true, 2).solution_count, 724);
+    }
+
+    #[test]
+    fn first_k_solutions_are_validated_in_order() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true };
+        let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
+        assert_eq!(answer.solutions, vec![vec![1, 3, 5, 0, 2, 4], vec![2, 5, 1, 4, 0, 3], vec![3, 0, 4, 1, 5, 2]]);
+        assert_eq!((answer.solution_count, answer.status), (3, Status::Found));
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_searching() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let mut refuse = |n, goal| run(&mut cpu, QueensQuery { n, goal, mirror: true }, &mut |_, _| Flow::Continue);
+        assert!(matches!(refuse(0, Goal::CountAll), Err(DeviceError::NoQueens)));
+        assert!(matches!(refuse(33, Goal::CountAll), Err(DeviceError::QueensTooLarge { n: 33, max: 32, .. })));
+        assert!(matches!(refuse(8, Goal::First(0)), Err(DeviceError::NoTours)));
+    }
+}

@@ -1,0 +1,65 @@
+//! The N-Queens accelerator: the [`Platform`] with N-Queens solvers in its
+//! sockets. A job is the files of the first ranks' queens, a result is a
+//! solution streamed a file per rank, and the arguments are N, the first
+//! rank's files and the flags (the QUEENS command).
+
+use knights_protocol::feature;
+use rust_hdl::prelude::*;
+
+use super::{QueensEngine, MAX_JOB_RANKS};
+use crate::engine::JobRole;
+use crate::platform::{BuildIdentity, EnginePort, LinkSettings, Platform};
+
+/// The serial-linked accelerator for boards up to `NB` queens.
+#[derive(LogicBlock)]
+pub struct QueensAccelerator<const NB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Serial data from the host.
+    pub uart_rx: Signal<In, bool>,
+    /// Serial data to the host.
+    pub uart_tx: Signal<Out, bool>,
+    /// A search is running (until its DONE frame is out).
+    pub led_busy: Signal<Out, bool>,
+    /// The current or last search has found a solution.
+    pub led_found: Signal<Out, bool>,
+    platform: Platform,
+    solvers: Vec<QueensEngine<NB>>,
+}
+
+impl<const NB: usize> QueensAccelerator<NB> {
+    pub fn new(solvers: usize, link: LinkSettings) -> Self {
+        let build = BuildIdentity {
+            max_width: NB as u8,
+            max_height: NB as u8,
+            features: feature::QUEENS,
+            // A job's queens must fit its path.
+            split_limit: (MAX_JOB_RANKS + 1) as u8,
+        };
+        QueensAccelerator {
+            clock: Default::default(),
+            uart_rx: Default::default(),
+            uart_tx: Default::default(),
+            led_busy: Default::default(),
+            led_found: Default::default(),
+            platform: Platform::new(solvers, build, link),
+            solvers: (0..solvers)
+                .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }))
+                .collect(),
+        }
+    }
+}
+
+impl<const NB: usize> Logic for QueensAccelerator<NB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, platform);
+        self.platform.uart_rx.next = self.uart_rx.val();
+        self.uart_tx.next = self.platform.uart_tx.val();
+        self.led_busy.next = self.platform.led_busy.val();
+        self.led_found.next = self.platform.led_found.val();
+        for i in 0..self.solvers.len() {
+            self.solvers[i].clock.next = self.clock.val();
+            EnginePort::join(&mut self.solvers[i].port, &mut self.platform.engines[i]);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The N-Queens accelerator's Verilog under Verilator (the default simulated
+//! queens build: four solvers, N up to 12), over its UART through the host's
+//! link code, against the CPU reference: solution and node counts must be
+//! exactly equal, with and without the mirror, at every split level; on one
+//! solver, first-K solutions come in the reference's order, a queen a clock.
+
+use std::time::Duration;
+
+use knights::board_sim;
+use knights::device::{CpuDevice, Device, Problem, QueensSink};
+use knights::error::DeviceError;
+use knights::link::{Link, LinkedDevice};
+use knights::proto::{Command, ErrorCode, QueensRequest, Response};
+use knights::queens::{QueensObserver, QueensSearch, QueensSpec};
+use knights::queens_query::{self, QueensAnswer, QueensQuery};
+use knights::search::Flow;
+use knights::transport::SimTransport;
+use knights::{Goal, Status};
+
+fn queens_board() -> LinkedDevice<SimTransport> {
+    let model = board_sim::default_queens(false, &mut |line| eprintln!("{line}")).unwrap();
+    let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
+    LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
+}
+
+fn run(device: &mut dyn Device, n: u8, goal: Goal, mirror: bool) -> QueensAnswer {
+    queens_query::run(device, QueensQuery { n, goal, mirror }, &mut |_, _| Flow::Continue).unwrap()
+}
+
+#[test]
+fn the_build_says_it_solves_n_queens() {
+    let device = queens_board();
+    assert_eq!((device.problem(), device.max_queens(), device.identity().engines), (Problem::Queens, 12, 4));
+}
+
+#[test]
+fn counts_equal_the_reference_with_and_without_the_mirror() {
+    let mut device = queens_board();
+    let mut cpu = CpuDevice { threads: 1 };
+    for n in 1..=12u8 {
+        for mirror in [true, false] {
+            let (sim, reference) =
+                (run(&mut device, n, Goal::CountAll, mirror), run(&mut cpu, n, Goal::CountAll, mirror));
+            let what = format!("N = {n}, mirror {mirror}");
+            assert_eq!((sim.solution_count, sim.nodes), (reference.solution_count, reference.nodes), "{what}");
+            assert_eq!(sim.status, Status::Exhausted, "{what}");
+        }
+    }
+}
+
+#[test]
+fn every_split_level_counts_exactly() {
+    let mut device = queens_board();
+    let expected = QueensSearch::new(QueensSpec::whole(9).unwrap()).run(Goal::CountAll, &mut knights::queens::Quiet);
+    for level in 0..=9u8 {
+        device.set_split(Some(level));
+        let sim = run(&mut device, 9, Goal::CountAll, false);
+        assert_eq!((sim.solution_count, sim.nodes), (expected.solutions, expected.nodes), "split level {level}");
+    }
+}
+
+struct Collect(Vec<Vec<u8>>);
+
+impl QueensObserver for Collect {
+    fn solution(&mut self, files: &[u8]) -> Flow {
+        self.0.push(files.to_vec());
+        Flow::Continue
+    }
+}
+
+#[test]
+fn one_solver_streams_the_reference_solutions_in_order_a_queen_a_clock() {
+    let mut device = queens_board();
+    device.set_split(Some(0));
+    for (n, k) in [(8u8, 100u64), (10, 25), (12, 3)] {
+        let mut expected = Collect(Vec::new());
+        let outcome = QueensSearch::new(QueensSpec::whole(n).unwrap()).run(Goal::First(k), &mut expected);
+        let sim = run(&mut device, n, Goal::First(k), true);
+        assert_eq!(sim.solutions, expected.0, "N = {n}, first {k}");
+        assert_eq!((sim.nodes, sim.status), (outcome.nodes, outcome.status), "N = {n}, first {k}");
+    }
+    // Counting, one solver places a queen every clock, backtracks included.
+    let sim = run(&mut device, 11, Goal::CountAll, false);
+    let cycles = sim.cycles.unwrap();
+    assert!(cycles <= sim.nodes + 8, "{cycles} cycles for {} nodes", sim.nodes);
+}
+
+#[test]
+fn first_k_on_all_solvers_sends_k_valid_solutions() {
+    let mut device = queens_board();
+    let sim = run(&mut device, 12, Goal::First(50), true);
+    // The query layer has checked each solution and refused repeats.
+    assert_eq!((sim.solutions.len(), sim.status), (50, Status::Found));
+}
+
+#[test]
+fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
+    let mut device = queens_board();
+    let mut refuse = |n| {
+        queens_query::run(&mut device, QueensQuery { n, goal: Goal::CountAll, mirror: true }, &mut |_, _| {
+            Flow::Continue
+        })
+    };
+    assert!(matches!(refuse(13), Err(DeviceError::QueensTooLarge { n: 13, max: 12, .. })));
+    assert!(matches!(refuse(0), Err(DeviceError::NoQueens)));
+    // A tour search to the queens build, and N-Queens to the tours build.
+    let spec = knights::SearchSpec::exhaustive("5".parse().unwrap(), "a1".parse().unwrap(), false);
+    struct Nothing;
+    impl knights::device::Sink for Nothing {
+        fn tour(&mut self, _: &[knights::Square]) -> Result<(), DeviceError> {
+            Ok(())
+        }
+        fn progress(&mut self, _: u64, _: u64) -> Flow {
+            Flow::Continue
+        }
+    }
+    let error = device.search(&spec, Goal::CountAll, &mut Nothing).unwrap_err();
+    assert!(
+        matches!(error, DeviceError::WrongProblem { build: Problem::Queens, asked: Problem::Tours, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("runs a build for N-Queens, not knight's tours"), "{error}");
+    let mut tours = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap();
+    struct NoSolutions;
+    impl QueensSink for NoSolutions {
+        fn solution(&mut self, _: &[u8]) -> Result<(), DeviceError> {
+            Ok(())
+        }
+        fn progress(&mut self, _: u64, _: u64) -> Flow {
+            Flow::Continue
+        }
+    }
+    let error = tours.queens(&QueensSpec::whole(6).unwrap(), Goal::CountAll, &mut NoSolutions).unwrap_err();
+    assert!(
+        matches!(error, DeviceError::WrongProblem { build: Problem::Tours, asked: Problem::Queens, .. }),
+        "{error}"
+    );
+}
+
+/// The device itself refuses the other problem's command (a host that does
+/// not check IDENTITY first gets an ERROR, not a wrong search).
+#[test]
+fn each_build_answers_the_other_problems_command_with_wrong_problem() {
+    let request = QueensRequest { n: 6, first_from: 0, first_to: 6, count: true, limit: 0, split: 0, engines: 0 };
+    let model = board_sim::default_queens(false, &mut |_| {}).unwrap();
+    let mut queens = Link::new(SimTransport::on(knights_sim::SimulatedBoard::on(model)));
+    let mut tours = Link::new(SimTransport::new());
+    let solve = knights::proto::SolveRequest {
+        width: 5,
+        height: 5,
+        file: 0,
+        rank: 0,
+        closed: false,
+        warnsdorff: false,
+        prune: false,
+        count: true,
+        limit: 0,
+        split: 0,
+        engines: 0,
+    };
+    for (link, command) in [(&mut queens, Command::Solve(solve)), (&mut tours, Command::Queens(request))] {
+        link.send(&command).unwrap();
+        let answer = link.receive(Duration::from_secs(10)).unwrap();
+        assert_eq!(answer, Some(Response::Error { code: ErrorCode::WrongProblem, command: command.code() }));
+    }
+}
