@@ -287,8 +287,12 @@ pub struct Listing {
 
 impl Listing {
     pub fn new(board: &Board) -> Self {
-        let orders =
-            if board.build.warnsdorff { vec![MoveOrder::Fixed, MoveOrder::Warnsdorff] } else { vec![MoveOrder::Fixed] };
+        // (An N-Queens build has no move orders: files are tried a to z.)
+        let orders = match (board.build.engine, board.build.warnsdorff) {
+            (EngineKind::Queens, _) => vec![],
+            (EngineKind::Wide, true) => vec![MoveOrder::Fixed, MoveOrder::Warnsdorff],
+            (EngineKind::Wide, false) => vec![MoveOrder::Fixed],
+        };
         Listing {
             board: board.name.clone(),
             part: board.part.name.clone(),
@@ -327,7 +331,7 @@ pub fn table(listings: &[Listing]) -> String {
                 l.engines.to_string(),
                 format!("{} MHz", l.clock_hz as f64 / 1e6),
                 l.baud.to_string(),
-                orders.join(", "),
+                if orders.is_empty() { "-".into() } else { orders.join(", ") },
             ]
         })
         .collect();

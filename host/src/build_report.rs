@@ -18,12 +18,20 @@ pub struct Usage {
     pub available: u64,
 }
 
+fn wide() -> String {
+    "wide".into()
+}
+
 /// A finished build, as `build.json` keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuildReport {
     pub board: String,
     pub title: String,
     pub fpga: String,
+    /// The engine kind, as board files name it (`wide`, `queens`; reports
+    /// from before this field are of wide engines).
+    #[serde(default = "wide")]
+    pub engine: String,
     pub max_width: u16,
     pub max_height: u16,
     pub engines: u16,
@@ -156,6 +164,7 @@ mod tests {
             board: "icebreaker".into(),
             title: "1BitSquared iCEBreaker".into(),
             fpga: "up5k-sg48".into(),
+            engine: "wide".into(),
             max_width: 6,
             max_height: 6,
             engines: 1,

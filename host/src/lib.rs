@@ -23,6 +23,7 @@
 //! neither Verilator nor rust-hdl to build.
 
 pub mod bench;
+pub mod bench_queens;
 #[cfg(feature = "fpga")]
 pub mod bitstream;
 #[cfg(all(feature = "sim", feature = "fpga"))]

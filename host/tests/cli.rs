@@ -173,6 +173,33 @@ fn a_board_without_tours_is_an_answer() {
 
 #[cfg(feature = "sim")]
 #[test]
+fn queens_lists_counts_and_draws_solutions() {
+    let json = stdout_json(&knights("queens -n 6 --limit 10 --device cpu --format json"));
+    assert_eq!(
+        json["solutions"],
+        serde_json::json!([[1, 3, 5, 0, 2, 4], [2, 5, 1, 4, 0, 3], [3, 0, 4, 1, 5, 2], [4, 2, 0, 5, 3, 1]])
+    );
+    assert_eq!((json["solution_count"].as_u64(), json["status"].as_str()), (Some(4), Some("exhausted")));
+    assert_eq!(
+        (json["n"].as_u64(), json["mode"].as_str(), json["nodes"].as_u64()),
+        (Some(6), Some("first"), Some(152))
+    );
+    let count = stdout_json(&knights("queens -n 10 --count --device cpu --format json"));
+    assert_eq!((count["solutions"].as_u64(), count["solution_count"].as_u64()), (Some(724), Some(724)));
+    assert_eq!(count["symmetry"], true);
+    let whole = stdout_json(&knights("queens -n 10 --count --no-symmetry --device cpu --format json"));
+    assert_eq!(whole["solution_count"], 724);
+    assert!(whole["nodes"].as_u64() > count["nodes"].as_u64(), "the mirror searches fewer nodes");
+    let text = knights("queens -n 4 --device cpu");
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains(" 4  . . Q .\n 3  Q . . .\n 2  . . . Q\n 1  . Q . .\n    a b c d\n"), "{text}");
+    assert!(text.contains("b1 d2 a3 c4"), "{text}");
+    let svg = knights("queens -n 8 --device cpu --format svg");
+    let svg = String::from_utf8(svg.stdout).unwrap();
+    assert!(svg.starts_with("<svg") && svg.matches("<circle").count() == 8, "{svg}");
+}
+
+#[test]
 fn usage_errors_exit_2_with_one_clear_line() {
     for (args, expected) in [
         ("count --size 0", "side of 0"),
@@ -190,6 +217,11 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ("count --size 5 --format svg", "no picture"),
         ("count --size 5 --order random", "invalid value 'random'"),
         ("count --size 5 --device fpga", "invalid value 'fpga'"),
+        ("queens -n 0 --device cpu", "N must be at least 1"),
+        ("queens -n 40 --device cpu", "N = 40 is larger than the cpu device takes: N must be 1 to 32"),
+        ("queens -n 8 --count --limit 3", "cannot be used with"),
+        ("queens -n 8 --count --format svg", "no solution to draw"),
+        ("queens -n 8 --limit 0 --device cpu", "--limit must be at least 1"),
     ] {
         let output = knights(args);
         assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));

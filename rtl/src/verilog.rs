@@ -56,7 +56,7 @@ pub fn accelerator_verilog(
 
 /// Boards an N-Queens build can be made for: a build's largest N must be
 /// one of these.
-pub const QUEENS_SIZES: [usize; 9] = [8, 10, 12, 14, 16, 18, 20, 24, 32];
+pub const QUEENS_SIZES: [usize; 10] = [8, 10, 12, 14, 16, 17, 18, 20, 24, 32];
 
 /// The N-Queens accelerator's Verilog (top module `top`) for boards up to
 /// `max_n` queens with `solvers` solvers, or `None` when that N has no
@@ -70,7 +70,7 @@ pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettin
             }
         };
     }
-    sizes!(8, 10, 12, 14, 16, 18, 20, 24, 32)
+    sizes!(8, 10, 12, 14, 16, 17, 18, 20, 24, 32)
 }
 
 fn emit<T: Block>(mut top: T) -> String {

@@ -141,6 +141,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         board: board.name.clone(),
         title: board.title.clone(),
         fpga: format!("{}-{}", board.part.device, board.part.package).to_lowercase(),
+        engine: options.engine.to_string(),
         max_width: options.max_width,
         max_height: options.max_height,
         engines: options.engines,

@@ -113,7 +113,7 @@ impl ClockPlan {
 /// Checks the options against what the RTL and the board can do.
 pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageError> {
     check_engines(options.engines)?;
-    check_area(options.max_width, options.max_height)?;
+    check_size(options.engine, options.max_width, options.max_height)?;
     check_baud(options.clock_hz, u64::from(options.baud))?;
     ClockPlan::new(board, options.clock_hz)
 }
@@ -124,6 +124,23 @@ pub(super) fn check_engines(engines: u16) -> Result<(), UsageError> {
         return Err(UsageError(format!("{engines} engines: a bitstream has 1 to {max_engines} engines")));
     }
     Ok(())
+}
+
+/// The largest board a build of `engine` takes must have an instance.
+pub(super) fn check_size(engine: EngineKind, max_width: u16, max_height: u16) -> Result<(), UsageError> {
+    match engine {
+        EngineKind::Wide => check_area(max_width, max_height),
+        EngineKind::Queens => {
+            let sizes = knights_rtl::verilog::QUEENS_SIZES;
+            if max_width != max_height || !sizes.contains(&usize::from(max_width)) {
+                return Err(UsageError(format!(
+                    "largest board {max_width}x{max_height}: the RTL has N-Queens solvers for N×N boards with N one of {}",
+                    sizes.map(|n| n.to_string()).join(", ")
+                )));
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The largest board a build takes must have an engine instance.

@@ -140,6 +140,14 @@ pub enum Command {
         /// Build directories (each with a build.json) whose boards to model
         /// [default: every one under build/; none is fine].
         builds: Vec<PathBuf>,
+        /// Bench N-Queens instead: counts of N = 12 up to --max-n on the CPU
+        /// (one core, every core), the simulated queens build, and each
+        /// built N-Queens board modeled.
+        #[arg(long)]
+        queens: bool,
+        /// The largest N of the N-Queens bench.
+        #[arg(long, default_value_t = 15, value_name = "N", requires = "queens")]
+        max_n: u8,
     },
 }
 

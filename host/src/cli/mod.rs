@@ -39,7 +39,9 @@ pub fn execute(cli: Cli) -> Result<()> {
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),
         #[cfg(feature = "sim")]
-        Command::Bench { format, svg, json, builds } => sim::bench(format, svg, json, builds, out),
+        Command::Bench { format, svg, json, builds, queens: false, .. } => sim::bench(format, svg, json, builds, out),
+        #[cfg(feature = "sim")]
+        Command::Bench { format, builds, queens: true, max_n, .. } => sim::bench_queens(format, builds, max_n, out),
         #[cfg(not(feature = "sim"))]
         Command::SimServe { .. } | Command::Bench { .. } => Err(unavailable("sim")),
         #[cfg(all(feature = "sim", feature = "fpga"))]

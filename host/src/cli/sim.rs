@@ -75,6 +75,35 @@ pub fn bench(
     Ok(())
 }
 
+/// `knights bench --queens`: N = 12 up to `max_n`.
+#[cfg(feature = "fpga")]
+pub fn bench_queens(format: Format, builds: Vec<PathBuf>, max_n: u8, out: &mut dyn Write) -> Result<()> {
+    if format == Format::Svg {
+        return Err(UsageError("bench writes text or json".into()).into());
+    }
+    let dirs = if builds.is_empty() { existing_build_dirs(Path::new(BUILD_ROOT)) } else { builds };
+    let reports = read_reports(&dirs)?;
+    let say = &mut |line: &str| eprintln!("bench: {line}");
+    let model = knights::board_sim::default_queens(false, say)?;
+    let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
+    let mut sim = LinkedDevice::connect("sim", transport, Duration::from_secs(60))?;
+    let rows = knights::bench_queens::run(&mut sim, 12.min(max_n)..=max_n, &reports, say)?;
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?,
+        _ => write!(out, "{}", knights::bench_queens::text(&rows))?,
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "fpga"))]
+pub fn bench_queens(_: Format, _: Vec<PathBuf>, _: u8, _: &mut dyn Write) -> Result<()> {
+    Err(UsageError(format!(
+        "bench --queens (its simulated build is made at run time) {}",
+        super::missing_feature("fpga")
+    ))
+    .into())
+}
+
 /// `knights fuzz-link`: damaged streams against the fuzzing build's link.
 #[cfg(feature = "fpga")]
 pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {

@@ -23,7 +23,7 @@ pub struct QueensAccelerator<const NB: usize> {
     /// The current or last search has found a solution.
     pub led_found: Signal<Out, bool>,
     platform: Platform,
-    solvers: Vec<QueensEngine<NB>>,
+    engines: Vec<QueensEngine<NB>>,
 }
 
 impl<const NB: usize> QueensAccelerator<NB> {
@@ -42,7 +42,7 @@ impl<const NB: usize> QueensAccelerator<NB> {
             led_busy: Default::default(),
             led_found: Default::default(),
             platform: Platform::new(solvers, build, link),
-            solvers: (0..solvers)
+            engines: (0..solvers)
                 .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }))
                 .collect(),
         }
@@ -57,9 +57,9 @@ impl<const NB: usize> Logic for QueensAccelerator<NB> {
         self.uart_tx.next = self.platform.uart_tx.val();
         self.led_busy.next = self.platform.led_busy.val();
         self.led_found.next = self.platform.led_found.val();
-        for i in 0..self.solvers.len() {
-            self.solvers[i].clock.next = self.clock.val();
-            EnginePort::join(&mut self.solvers[i].port, &mut self.platform.engines[i]);
+        for i in 0..self.engines.len() {
+            self.engines[i].clock.next = self.clock.val();
+            EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
         }
     }
 }

@@ -228,9 +228,10 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                 }
             }
             QueensState::Run => {
-                if self.port.cancel.val() {
-                    self.state.d.next = QueensState::Done;
-                } else if !self.ranks.searching.val() {
+                // (A cancel stops the counts and the state, not the data
+                // path: gating every rank's write on it was the iCE40
+                // build's longest path, from the platform's result limit.)
+                if !self.ranks.searching.val() {
                     // The walk or the job is over.
                     self.walking.d.next = false;
                     if self.split_on.q.val() {
@@ -240,8 +241,11 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                     }
                 } else {
                     self.ranks.place.next = true;
-                    self.node_pulse.d.next = !self.hand_over.val();
-                    self.path.d.next = self.path_placed.val();
+                    self.node_pulse.d.next = !self.hand_over.val() & !self.port.cancel.val();
+                    // (Only the walker's path grows: a worker's is its job's.)
+                    if self.walker.val() {
+                        self.path.d.next = self.path_placed.val();
+                    }
                     if self.at_job.val() {
                         self.jobs_found.d.next = self.jobs_found.q.val() + 1;
                         if self.hand_over.val() {
@@ -253,12 +257,15 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                     }
                     if self.ranks.at_last_rank.val() {
                         if self.request.count_all.val() {
-                            self.solution_pulse.d.next = true;
+                            self.solution_pulse.d.next = !self.port.cancel.val();
                         } else {
                             self.emit_slot.d.next = self.top_slot.val();
                             self.state.d.next = QueensState::Emit;
                         }
                     }
+                }
+                if self.port.cancel.val() {
+                    self.state.d.next = QueensState::Done;
                 }
             }
             QueensState::Emit => {
@@ -295,19 +302,18 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
             QueensState::Replay => {
                 // The job's queens, a rank a clock; the last one is the job's
                 // node, and opens the rank above it.
+                self.ranks.place.next = true;
+                self.ranks.forced.next = true;
+                self.path.d.next = self.path.q.val() >> 5; // FILE_BITS
+                self.replay_slot.d.next = self.replay_slot.q.val() >> 1;
+                self.ranks.open_child.next = false;
+                if self.replay_slot.q.val() == self.job_slot.q.val() {
+                    self.ranks.open_child.next = true;
+                    self.node_pulse.d.next = !self.port.cancel.val();
+                    self.state.d.next = QueensState::Run;
+                }
                 if self.port.cancel.val() {
                     self.state.d.next = QueensState::Done;
-                } else {
-                    self.ranks.place.next = true;
-                    self.ranks.forced.next = true;
-                    self.path.d.next = self.path.q.val() >> 5; // FILE_BITS
-                    self.replay_slot.d.next = self.replay_slot.q.val() >> 1;
-                    self.ranks.open_child.next = false;
-                    if self.replay_slot.q.val() == self.job_slot.q.val() {
-                        self.ranks.open_child.next = true;
-                        self.node_pulse.d.next = true;
-                        self.state.d.next = QueensState::Run;
-                    }
                 }
             }
             QueensState::Done => {}

@@ -2,13 +2,15 @@
 //! each clock.
 //!
 //! Each rank's entry holds the files and both diagonals attacked from the
-//! ranks below (as they stood when the rank was entered), the files not yet
-//! tried there, and the file of its queen. A bit per rank, `open`, marks the
-//! ranks of the current path with files left to try. Every clock places a
-//! queen on the deepest open rank, its lowest untried file: on the newest
-//! rank when it has a free file, or straight back at the deepest rank that
-//! still has one (a backtrack over any number of ranks, in the same clock).
-//! Ranks deeper than that are all closed, so they need no clearing.
+//! ranks below (as they stood when the rank was entered) and the file of its
+//! queen; a bit per rank says it has had no queen yet since it was entered.
+//! Its untried files are then its free files past its queen's (files go
+//! a→z), so they need no register of their own. A bit per rank, `open`,
+//! marks the ranks of the current path with files left to try. Every clock
+//! places a queen on the deepest open rank, its lowest untried file: on the
+//! newest rank when it has a free file, or straight back at the deepest rank
+//! that still has one (a backtrack over any number of ranks, in the same
+//! clock). Ranks deeper than that are all closed, so they need no clearing.
 //!
 //! Entries are kept in *slots*: rank `r` in slot `MAX - 1 - r`, so that the
 //! deepest open rank is the lowest set bit of `open` (`x & -x`, a carry
@@ -49,27 +51,31 @@ pub struct RankStack<const NB: usize> {
     pub read_file: Signal<Out, Bits<8>>,
 
     top_slot: Constant<Bits<NB>>,
-    file_number: Vec<Constant<Bits<8>>>,
-    untried: Vec<DFF<Bits<NB>>>,
+    file_number: Vec<Constant<Bits<5>>>,
     files: Vec<DFF<Bits<NB>>>,
     rising: Vec<DFF<Bits<NB>>>,
     falling: Vec<DFF<Bits<NB>>>,
-    queen: Vec<DFF<Bits<8>>>,
+    queen: Vec<DFF<Bits<5>>>,
+    // Ranks entered with no queen tried yet, a bit a slot.
+    fresh: DFF<Bits<NB>>,
     open_ranks: DFF<Bits<NB>>,
 
     // The chosen rank's entry: one-hot AND-OR chains over the slots.
-    pick_untried: Vec<Signal<Local, Bits<NB>>>,
     pick_files: Vec<Signal<Local, Bits<NB>>>,
     pick_rising: Vec<Signal<Local, Bits<NB>>>,
     pick_falling: Vec<Signal<Local, Bits<NB>>>,
-    read_chain: Vec<Signal<Local, Bits<8>>>,
+    read_chain: Vec<Signal<Local, Bits<5>>>,
+    entry_queen: Signal<Local, Bits<5>>,
+    read_queen: Signal<Local, Bits<5>>,
     entry_untried: Signal<Local, Bits<NB>>,
     entry_files: Signal<Local, Bits<NB>>,
     entry_rising: Signal<Local, Bits<NB>>,
     entry_falling: Signal<Local, Bits<NB>>,
     // The queen's bit, and its file number (an OR chain over the bits).
     queen_bit: Signal<Local, Bits<NB>>,
-    file_chain: Vec<Signal<Local, Bits<8>>>,
+    file_chain: Vec<Signal<Local, Bits<5>>>,
+    placed_file: Signal<Local, Bits<5>>,
+    pick_queen: Vec<Signal<Local, Bits<5>>>,
     left: Signal<Local, Bits<NB>>,
     child_slot: Signal<Local, Bits<NB>>,
     child_files: Signal<Local, Bits<NB>>,
@@ -107,23 +113,26 @@ impl<const NB: usize> Default for RankStack<NB> {
             read_file: Default::default(),
             top_slot: Constant::new(Bits::<NB>::from(1u64 << (NB - 1))),
             file_number: (0..NB).map(|file| Constant::new((file as u64).into())).collect(),
-            untried: slots(NB),
+            fresh: Default::default(),
             files: slots(NB),
             rising: slots(NB),
             falling: slots(NB),
             queen: slots(NB),
             open_ranks: Default::default(),
-            pick_untried: slots(NB),
             pick_files: slots(NB),
             pick_rising: slots(NB),
             pick_falling: slots(NB),
             read_chain: slots(NB),
+            entry_queen: Default::default(),
+            read_queen: Default::default(),
             entry_untried: Default::default(),
             entry_files: Default::default(),
             entry_rising: Default::default(),
             entry_falling: Default::default(),
             queen_bit: Default::default(),
             file_chain: slots(NB),
+            placed_file: Default::default(),
+            pick_queen: slots(NB),
             left: Default::default(),
             child_slot: Default::default(),
             child_files: Default::default(),
@@ -138,14 +147,12 @@ impl<const NB: usize> Default for RankStack<NB> {
 impl<const NB: usize> Logic for RankStack<NB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, open_ranks);
-        for i in 0..self.untried.len() {
-            self.untried[i].clock.next = self.clock.val();
+        dff_setup!(self, clock, open_ranks, fresh);
+        for i in 0..self.files.len() {
             self.files[i].clock.next = self.clock.val();
             self.rising[i].clock.next = self.clock.val();
             self.falling[i].clock.next = self.clock.val();
             self.queen[i].clock.next = self.clock.val();
-            self.untried[i].d.next = self.untried[i].q.val();
             self.files[i].d.next = self.files[i].q.val();
             self.rising[i].d.next = self.rising[i].q.val();
             self.falling[i].d.next = self.falling[i].q.val();
@@ -162,28 +169,30 @@ impl<const NB: usize> Logic for RankStack<NB> {
         self.child_slot.next = self.slot.val() >> 1;
 
         // Its entry, and the rank being streamed.
-        self.pick_untried[0].next = 0.into();
         self.pick_files[0].next = 0.into();
         self.pick_rising[0].next = 0.into();
         self.pick_falling[0].next = 0.into();
         self.read_chain[0].next = 0.into();
         if self.slot.val().get_bit(0) {
-            self.pick_untried[0].next = self.untried[0].q.val();
             self.pick_files[0].next = self.files[0].q.val();
             self.pick_rising[0].next = self.rising[0].q.val();
             self.pick_falling[0].next = self.falling[0].q.val();
         }
+        self.pick_queen[0].next = 0.into();
+        if self.slot.val().get_bit(0) {
+            self.pick_queen[0].next = self.queen[0].q.val();
+        }
         if self.read_slot.val().get_bit(0) {
             self.read_chain[0].next = self.queen[0].q.val();
         }
-        for i in 1..self.untried.len() {
-            self.pick_untried[i].next = self.pick_untried[i - 1].val();
+        for i in 1..self.files.len() {
+            self.pick_queen[i].next = self.pick_queen[i - 1].val();
             self.pick_files[i].next = self.pick_files[i - 1].val();
             self.pick_rising[i].next = self.pick_rising[i - 1].val();
             self.pick_falling[i].next = self.pick_falling[i - 1].val();
             self.read_chain[i].next = self.read_chain[i - 1].val();
             if self.slot.val().get_bit(i) {
-                self.pick_untried[i].next = self.pick_untried[i - 1].val() | self.untried[i].q.val();
+                self.pick_queen[i].next = self.pick_queen[i - 1].val() | self.queen[i].q.val();
                 self.pick_files[i].next = self.pick_files[i - 1].val() | self.files[i].q.val();
                 self.pick_rising[i].next = self.pick_rising[i - 1].val() | self.rising[i].q.val();
                 self.pick_falling[i].next = self.pick_falling[i - 1].val() | self.falling[i].q.val();
@@ -195,11 +204,23 @@ impl<const NB: usize> Logic for RankStack<NB> {
         // The chains' last links. (rust-hdl reads an index only with loop
         // variables in it, so a one-pass loop names the last slot.)
         for i in (NB - 1)..NB {
-            self.entry_untried.next = self.pick_untried[i].val();
+            self.entry_queen.next = self.pick_queen[i].val();
             self.entry_files.next = self.pick_files[i].val();
             self.entry_rising.next = self.pick_rising[i].val();
             self.entry_falling.next = self.pick_falling[i].val();
-            self.read_file.next = self.read_chain[i].val();
+            self.read_queen.next = self.read_chain[i].val();
+        }
+        self.read_file.next = bit_cast::<8, 5>(self.read_queen.val());
+
+        // Its untried files: the free ones (on rank 1, of the first rank's),
+        // past its last queen's unless it has had none.
+        self.entry_untried.next =
+            self.full.val() & !(self.entry_files.val() | self.entry_rising.val() | self.entry_falling.val());
+        if (self.slot.val() & self.top_slot.val()).any() {
+            self.entry_untried.next = self.entry_untried.val() & self.first_files.val();
+        }
+        if !(self.slot.val() & self.fresh.q.val()).any() {
+            self.entry_untried.next = self.entry_untried.val() & !((bits::<NB>(2) << self.entry_queen.val()) - 1);
         }
 
         // The queen: the lowest untried file, or the forced one.
@@ -215,8 +236,9 @@ impl<const NB: usize> Logic for RankStack<NB> {
             }
         }
         for i in (NB - 1)..NB {
-            self.file.next = self.file_chain[i].val();
+            self.placed_file.next = self.file_chain[i].val();
         }
+        self.file.next = bit_cast::<8, 5>(self.placed_file.val());
         self.left.next = self.entry_untried.val() & !self.queen_bit.val();
         if self.forced.val() {
             self.left.next = 0.into();
@@ -239,13 +261,12 @@ impl<const NB: usize> Logic for RankStack<NB> {
 
         if self.place.val() {
             self.open_ranks.d.next = self.open_after.val();
-            for i in 0..self.untried.len() {
+            self.fresh.d.next = (self.fresh.q.val() & !self.slot.val()) | self.child_slot.val();
+            for i in 0..self.files.len() {
                 if self.slot.val().get_bit(i) {
-                    self.untried[i].d.next = self.left.val();
-                    self.queen[i].d.next = self.file.val();
+                    self.queen[i].d.next = self.placed_file.val();
                 }
                 if self.child_slot.val().get_bit(i) {
-                    self.untried[i].d.next = self.child_free.val();
                     self.files[i].d.next = self.child_files.val();
                     self.rising[i].d.next = self.child_rising.val();
                     self.falling[i].d.next = self.child_falling.val();
@@ -257,12 +278,72 @@ impl<const NB: usize> Logic for RankStack<NB> {
             if self.root_open.val() & self.first_files.val().any() {
                 self.open_ranks.d.next = self.top_slot.val();
             }
+            self.fresh.d.next = self.top_slot.val();
             for i in (NB - 1)..NB {
-                self.untried[i].d.next = self.first_files.val();
                 self.files[i].d.next = 0.into();
                 self.rising[i].d.next = 0.into();
                 self.falling[i].d.next = 0.into();
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node of the N-queens tree in search order, as (rank, file).
+    fn nodes_in_order(n: usize, placed: &mut Vec<usize>, out: &mut Vec<(usize, usize)>) {
+        let rank = placed.len();
+        for file in 0..n {
+            let free = placed.iter().enumerate().all(|(r, &f)| f != file && f.abs_diff(file) != rank - r);
+            if free {
+                out.push((rank, file));
+                placed.push(file);
+                if rank + 1 < n {
+                    nodes_in_order(n, placed, out);
+                }
+                placed.pop();
+            }
+        }
+    }
+
+    /// Placing every clock from the root walks the whole tree in the
+    /// reference's order, backtracks included, and then stops searching.
+    #[test]
+    fn places_every_node_in_order_one_a_clock() {
+        const NB: usize = 8;
+        for n in [1usize, 4, 5, 6] {
+            let mut expected = Vec::new();
+            nodes_in_order(n, &mut Vec::new(), &mut expected);
+            let mut uut = RankStack::<NB>::default();
+            uut.connect_all();
+            let placed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let out = placed.clone();
+            let mut sim = Simulation::new();
+            sim.add_clock(5, |x: &mut Box<RankStack<NB>>| x.clock.next = !x.clock.val());
+            sim.add_testbench(move |mut sim: Sim<RankStack<NB>>| {
+                let mut x = sim.init()?;
+                x.full.next = ((1u64 << n) - 1).into();
+                x.first_files.next = ((1u64 << n) - 1).into();
+                x.last_slot.next = (1u64 << (NB - n)).into();
+                x.open_child.next = true;
+                x.root.next = true;
+                x.root_open.next = true;
+                wait_clock_cycle!(sim, clock, x);
+                x.root.next = false;
+                x.place.next = true;
+                let mut nodes = Vec::new();
+                while x.searching.val() && nodes.len() < 1000 {
+                    let rank = NB - 1 - x.slot.val().to_u64().trailing_zeros() as usize;
+                    nodes.push((rank, x.file.val().to_u64() as usize));
+                    wait_clock_cycle!(sim, clock, x);
+                }
+                *out.lock().unwrap() = nodes;
+                sim.done(x)
+            });
+            sim.run(Box::new(uut), 100_000).unwrap();
+            assert_eq!(*placed.lock().unwrap(), expected, "N = {n}");
         }
     }
 }

@@ -1,0 +1,188 @@
+//! `knights bench --queens`: N-Queens counts (with the mirror) on one CPU
+//! core and on every core, the simulated solvers' cycles per node, and each
+//! built N-Queens board's modeled time.
+//!
+//! A board's time is modeled from its solvers, its clock and the cycles per
+//! node per solver measured in simulation (on the simulated build's largest
+//! N, 12, with its four solvers): on larger N the jobs are larger, so that
+//! figure is an upper bound there; the spread of the last jobs over more
+//! solvers is not modeled.
+
+use std::fmt::Write;
+use std::time::Instant;
+
+use anyhow::{ensure, Result};
+use serde::Serialize;
+
+use crate::build_report::BuildReport;
+use crate::device::{CpuDevice, Device};
+use crate::queens_query::{self, QueensAnswer, QueensQuery};
+use crate::search::{Flow, Goal};
+
+/// The CPU's time for one count.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpuQueens {
+    pub threads: usize,
+    pub seconds: f64,
+    pub nodes_per_second: f64,
+}
+
+/// The simulated solvers' figures for one count.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimQueens {
+    pub solvers: u8,
+    pub cycles: u64,
+    /// Cycles each solver ran, summed, per node.
+    pub cycles_per_node_per_solver: f64,
+}
+
+/// A built board's modeled time for one count.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardQueens {
+    pub board: String,
+    pub solvers: u16,
+    pub clock_hz: u64,
+    pub fmax_mhz: f64,
+    pub seconds: f64,
+    pub speedup_one_core: f64,
+}
+
+/// One N.
+#[derive(Clone, Debug, Serialize)]
+pub struct QueensRow {
+    pub n: u8,
+    pub solutions: u64,
+    /// Nodes of the mirror-reduced search.
+    pub nodes: u64,
+    pub cpu_one_core: CpuQueens,
+    pub cpu_all_cores: CpuQueens,
+    /// On the simulated build, for the N it takes.
+    pub simulated: Option<SimQueens>,
+    pub boards: Vec<BoardQueens>,
+}
+
+fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
+    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true };
+    Ok(queens_query::run(device, query, &mut |_, _| Flow::Continue)?)
+}
+
+fn cpu(n: u8, threads: usize) -> Result<(QueensAnswer, CpuQueens)> {
+    let started = Instant::now();
+    let answer = count(&mut CpuDevice { threads }, n)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let nodes_per_second = answer.nodes as f64 / seconds;
+    Ok((answer, CpuQueens { threads, seconds, nodes_per_second }))
+}
+
+/// Counts N = `ns` on the CPU, on `sim` (for the N it takes), and models
+/// each N-Queens build in `builds`.
+pub fn run(
+    sim: &mut dyn Device,
+    ns: std::ops::RangeInclusive<u8>,
+    builds: &[BuildReport],
+    log: &mut dyn FnMut(&str),
+) -> Result<Vec<QueensRow>> {
+    let all_cores = CpuDevice::all_cores().threads;
+    let builds: Vec<&BuildReport> = builds.iter().filter(|b| b.engine == "queens").collect();
+    // Cycles per node per solver, from the largest N simulated.
+    let mut per_solver = None;
+    let mut rows = Vec::new();
+    for n in ns {
+        log(&format!("{n}-queens: CPU, one core and {all_cores}"));
+        let (answer, cpu_one_core) = cpu(n, 1)?;
+        let (_, cpu_all_cores) = cpu(n, all_cores)?;
+        let simulated = if n <= sim.max_queens() {
+            log(&format!("{n}-queens: simulating"));
+            let on_sim = count(sim, n)?;
+            ensure!(
+                (on_sim.solution_count, on_sim.nodes) == (answer.solution_count, answer.nodes),
+                "{n}-queens: the simulation found {} solutions in {} nodes, the CPU {} in {}",
+                on_sim.solution_count,
+                on_sim.nodes,
+                answer.solution_count,
+                answer.nodes
+            );
+            let engines = on_sim.engines.expect("a simulated device reports its engines");
+            let figure = SimQueens {
+                solvers: engines.engines,
+                cycles: on_sim.cycles.unwrap_or(0),
+                cycles_per_node_per_solver: engines.engine_cycles as f64 / on_sim.nodes.max(1) as f64,
+            };
+            per_solver = Some(figure.cycles_per_node_per_solver);
+            Some(figure)
+        } else {
+            None
+        };
+        let boards = builds
+            .iter()
+            .filter(|b| u16::from(n) <= b.max_width)
+            .filter_map(|b| {
+                let seconds = answer.nodes as f64 * per_solver? / (f64::from(b.engines) * b.clock_hz as f64);
+                Some(BoardQueens {
+                    board: b.board.clone(),
+                    solvers: b.engines,
+                    clock_hz: b.clock_hz,
+                    fmax_mhz: b.fmax_mhz,
+                    seconds,
+                    speedup_one_core: cpu_one_core.seconds / seconds,
+                })
+            })
+            .collect();
+        rows.push(QueensRow {
+            n,
+            solutions: answer.solution_count,
+            nodes: answer.nodes,
+            cpu_one_core,
+            cpu_all_cores,
+            simulated,
+            boards,
+        });
+    }
+    Ok(rows)
+}
+
+/// The rows as a table, then each board's modeled times.
+pub fn text(rows: &[QueensRow]) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{:>3} {:>14} {:>16} {:>10} {:>12} {:>10} {:>22}",
+        "N", "solutions", "nodes (mirror)", "1 core s", "M nodes/s", "all cores", "sim cycles/node/solver"
+    )
+    .unwrap();
+    for row in rows {
+        let sim = row
+            .simulated
+            .as_ref()
+            .map_or("-".into(), |s| format!("{:.4} ({} solvers)", s.cycles_per_node_per_solver, s.solvers));
+        writeln!(
+            out,
+            "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>22}",
+            row.n,
+            row.solutions,
+            row.nodes,
+            row.cpu_one_core.seconds,
+            row.cpu_one_core.nodes_per_second / 1e6,
+            row.cpu_all_cores.seconds,
+            sim
+        )
+        .unwrap();
+    }
+    for row in rows {
+        for board in &row.boards {
+            writeln!(
+                out,
+                "{}-queens on {} ({} solvers at {:.2} MHz, Fmax {:.2}): {:.4} s modeled, {:.2}x one core",
+                row.n,
+                board.board,
+                board.solvers,
+                board.clock_hz as f64 / 1e6,
+                board.fmax_mhz,
+                board.seconds,
+                board.speedup_one_core
+            )
+            .unwrap();
+        }
+    }
+    out
+}
