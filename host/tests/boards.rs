@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use knights::boards::{self, Family};
+use knights::boards::{self, EngineKind, Family};
 
 #[test]
 fn every_board_file_parses_and_names_are_unique() {
@@ -44,8 +44,21 @@ fn each_board_is_sane() {
         let distinct: HashSet<_> = pins.iter().collect();
         assert_eq!(distinct.len(), pins.len(), "{}: a pin is used twice", board.name);
         let area = usize::from(board.build.max_width) * usize::from(board.build.max_height);
-        assert!(knights_rtl::verilog::SUPPORTED_AREAS.contains(&area), "{}: no engine for {area} squares", board.name);
-        assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
+        match board.build.engine {
+            EngineKind::Wide => {
+                assert!(
+                    knights_rtl::verilog::SUPPORTED_AREAS.contains(&area),
+                    "{}: no engine for {area} squares",
+                    board.name
+                );
+                assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
+            }
+            EngineKind::Queens => {
+                let n = usize::from(board.build.max_width);
+                assert_eq!(board.build.max_width, board.build.max_height, "{}: N-Queens boards are square", board.name);
+                assert!(knights_rtl::verilog::QUEENS_SIZES.contains(&n), "{}: no solver for N = {n}", board.name);
+            }
+        }
         assert!(board.build.clock_hz >= 4 * u64::from(board.build.baud), "{}", board.name);
         assert!(!part.sources.is_empty() && part.sources.iter().all(|s| s.starts_with("https://")), "{}", board.name);
         let expected_family =

@@ -313,7 +313,12 @@ fn boards_are_listed_and_flash_prints_its_command() {
     );
     assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(35_714_286)));
     assert_eq!(six["orders"], serde_json::json!(["fixed"]));
-    assert!(listed.iter().all(|b| b["engine"] == "wide"), "every build names its engine kind");
+    assert!(
+        listed.iter().all(|b| b["engine"] == "wide" || b["engine"] == "queens"),
+        "every build names its engine kind"
+    );
+    let queens = listed.iter().find(|b| b["board"] == "icebreaker-queens").unwrap();
+    assert_eq!((queens["engine"].as_str(), queens["orders"].as_array().map(Vec::len)), (Some("queens"), Some(0)));
     for key in ["title", "family", "package", "max_height", "baud"] {
         assert!(six.get(key).is_some(), "{key} in {six}");
     }
