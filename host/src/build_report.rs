@@ -124,19 +124,20 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
 /// The README's table of builds, one row per `build.json`.
 pub fn markdown_table(reports: &[BuildReport]) -> String {
     let mut out = String::from(
-        "| board | FPGA | max board | engines | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| board | FPGA | max board | engine | engines | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in reports {
         writeln!(
             out,
-            "| {} | {} | {}x{} | {}{} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
+            "| {} | {} | {}x{} | {} | {}{} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
             r.title,
             r.fpga,
             r.max_width,
             r.max_height,
+            r.engine,
             r.engines,
-            if r.warnsdorff { "" } else { " (no Warnsdorff)" },
+            if r.warnsdorff || r.engine != "wide" { "" } else { " (no Warnsdorff)" },
             r.logic_cells.used,
             r.logic_cells.available,
             percent(r.logic_cells),
@@ -188,12 +189,15 @@ mod tests {
         };
         let table = markdown_table(std::slice::from_ref(&report));
         assert_eq!(table.lines().count(), 3);
-        assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | 1 | 4645 / 5280 (88%) |"), "{table}");
+        assert!(
+            table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 4645 / 5280 (88%) |"),
+            "{table}"
+        );
         assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
         // A build without Warnsdorff's order says so; a report written
         // before the field existed had it.
         let without = BuildReport { warnsdorff: false, engines: 18, ..report.clone() };
-        assert!(markdown_table(&[without]).contains("| 6x6 | 18 (no Warnsdorff) |"));
+        assert!(markdown_table(&[without]).contains("| 6x6 | wide | 18 (no Warnsdorff) |"));
         let mut old: serde_json::Value = serde_json::to_value(&report).unwrap();
         old.as_object_mut().unwrap().remove("warnsdorff");
         assert!(serde_json::from_value::<BuildReport>(old).unwrap().warnsdorff);

@@ -390,7 +390,7 @@ fn build_table_reads_build_reports() {
     let output = knights(&format!("build-table {}", dir.join("icebreaker").display()));
     assert!(output.status.success(), "{}", stderr(&output));
     let table = String::from_utf8_lossy(&output.stdout);
-    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
+    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
     let output = knights(&format!("build-table {}", dir.display()));
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no build report at"), "{}", stderr(&output));
