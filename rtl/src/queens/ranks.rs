@@ -68,6 +68,7 @@ pub struct RankStack<const NB: usize> {
     entry_queen: Signal<Local, Bits<5>>,
     read_queen: Signal<Local, Bits<5>>,
     entry_untried: Signal<Local, Bits<NB>>,
+    past_queen: Signal<Local, Bits<NB>>,
     entry_files: Signal<Local, Bits<NB>>,
     entry_rising: Signal<Local, Bits<NB>>,
     entry_falling: Signal<Local, Bits<NB>>,
@@ -126,6 +127,7 @@ impl<const NB: usize> Default for RankStack<NB> {
             entry_queen: Default::default(),
             read_queen: Default::default(),
             entry_untried: Default::default(),
+            past_queen: Default::default(),
             entry_files: Default::default(),
             entry_rising: Default::default(),
             entry_falling: Default::default(),
@@ -219,8 +221,15 @@ impl<const NB: usize> Logic for RankStack<NB> {
         if (self.slot.val() & self.top_slot.val()).any() {
             self.entry_untried.next = self.entry_untried.val() & self.first_files.val();
         }
+        // (A compare per file against a constant, not `!((2 << queen) - 1)`:
+        // the subtraction was a carry chain on the step's longest path.)
+        self.past_queen.next = 0.into();
+        for i in 0..self.file_number.len() {
+            self.past_queen.next =
+                self.past_queen.val().replace_bit(i, self.entry_queen.val() < self.file_number[i].val());
+        }
         if !(self.slot.val() & self.fresh.q.val()).any() {
-            self.entry_untried.next = self.entry_untried.val() & !((bits::<NB>(2) << self.entry_queen.val()) - 1);
+            self.entry_untried.next = self.entry_untried.val() & self.past_queen.val();
         }
 
         // The queen: the lowest untried file, or the forced one.
