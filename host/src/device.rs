@@ -160,12 +160,6 @@ impl Device for CpuDevice {
     }
 
     fn queens(&mut self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
-        self.queens_on_cpu(spec, goal, sink)
-    }
-}
-
-impl CpuDevice {
-    fn queens_on_cpu(&self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
         let search = QueensSearch::new(spec.clone());
         let outcome = if goal == Goal::CountAll && self.threads > 1 {
             // (The progress callback must be Send; the sink is not.)

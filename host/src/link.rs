@@ -12,7 +12,8 @@ use crate::device::{Device, EngineFigures, Problem, QueensSink, Report, Sink};
 use crate::error::{Capability, DeviceError, Direction};
 use crate::parallel::PrefixJobs;
 use crate::proto::{
-    code, Command, ErrorCode, FrameDecoder, Identity, QueensRequest, Response, SolveRequest, MAX_SPLIT_LEVEL, VERSION,
+    code, Command, ErrorCode, FrameDecoder, Identity, QueensRequest, Response, SolveRequest, MAX_QUEENS_SPLIT_LEVEL,
+    MAX_SPLIT_LEVEL, VERSION,
 };
 use crate::queens::{QueensSearch, QueensSpec};
 use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
@@ -36,10 +37,6 @@ pub const JOBS_PER_ENGINE: usize = 640;
 /// with jobs of 3 queens (about 90 per solver), 109,393 with 2 (12) and
 /// 110,281 with 4 (about 500).
 pub const QUEENS_JOBS_PER_ENGINE: usize = 32;
-
-/// The deepest split level of an N-Queens build: a job's path holds nine
-/// queens (five bits each).
-pub const QUEENS_MAX_SPLIT: u8 = 9;
 
 /// What crossed the link during one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -429,7 +426,7 @@ impl<T: Transport> LinkedDevice<T> {
     /// give [`QUEENS_JOBS_PER_ENGINE`] jobs per engine, at most a job path's
     /// worth.
     fn queens_split_level(&self, spec: &QueensSpec) -> u8 {
-        let deepest = QUEENS_MAX_SPLIT.min(spec.n.saturating_sub(1));
+        let deepest = MAX_QUEENS_SPLIT_LEVEL.min(spec.n.saturating_sub(1));
         let level = match self.split {
             Some(level) => level,
             None if self.engines() <= 1 => 0,

@@ -71,11 +71,16 @@ pub fn check_query(device: &dyn Device, query: &QueensQuery) -> Result<(), Devic
     Ok(())
 }
 
-/// Validates every solution a device sends, and stops on the first bad one.
+/// Validates every solution a device sends, and stops on the first bad one;
+/// passes progress on as totals over the plan's parts (the parts before the
+/// current one, and its own counts weighted).
 struct Checked<'a> {
     n: u8,
     solutions: Vec<Vec<u8>>,
     seen: HashSet<Vec<u8>>,
+    nodes_before: u64,
+    solutions_before: u64,
+    weight: u64,
     progress: &'a mut dyn FnMut(u64, u64) -> Flow,
 }
 
@@ -91,7 +96,7 @@ impl QueensSink for Checked<'_> {
     }
 
     fn progress(&mut self, nodes: u64, solutions: u64) -> Flow {
-        (self.progress)(nodes, solutions)
+        (self.progress)(self.nodes_before + nodes, self.solutions_before + self.weight * solutions)
     }
 }
 
@@ -121,21 +126,18 @@ pub fn run(
         link: None,
         elapsed: Duration::ZERO,
     };
-    let mut sink = Checked { n: query.n, solutions: Vec::new(), seen: HashSet::new(), progress };
+    let mut sink = Checked {
+        n: query.n,
+        solutions: Vec::new(),
+        seen: HashSet::new(),
+        nodes_before: 0,
+        solutions_before: 0,
+        weight: 1,
+        progress,
+    };
     for part in plan {
-        let (nodes_before, solutions_before) = (answer.nodes, answer.solution_count);
-        let mut part_progress = |nodes: u64, solutions: u64| {
-            (sink.progress)(nodes_before + nodes, solutions_before + part.weight * solutions)
-        };
-        let mut part_sink = Checked {
-            n: query.n,
-            solutions: std::mem::take(&mut sink.solutions),
-            seen: std::mem::take(&mut sink.seen),
-            progress: &mut part_progress,
-        };
-        let report = device.queens(&part.spec, query.goal, &mut part_sink)?;
-        sink.solutions = part_sink.solutions;
-        sink.seen = part_sink.seen;
+        (sink.nodes_before, sink.solutions_before, sink.weight) = (answer.nodes, answer.solution_count, part.weight);
+        let report = device.queens(&part.spec, query.goal, &mut sink)?;
         let outcome = report.outcome;
         if matches!(query.goal, Goal::First(_)) && outcome.tours != sink.solutions.len() as u64 {
             return Err(DeviceError::ToursMissing {

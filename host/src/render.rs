@@ -5,6 +5,7 @@ use std::fmt::Write;
 use serde_json::{json, Value};
 
 use crate::board::{file_name, BoardSize, Square};
+use crate::link::LinkFigures;
 use crate::queens_query::QueensAnswer;
 use crate::query::Answer;
 use crate::search::{Goal, SearchSpec};
@@ -245,7 +246,12 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
 /// The engine's search time at the device's clock, modelled from its cycle
 /// count (for the simulated board, the time the real board would take).
 pub fn engine_seconds(answer: &Answer) -> Option<f64> {
-    match (answer.cycles, answer.link) {
+    device_seconds(answer.cycles, answer.link)
+}
+
+/// `cycles` at the clock of the device behind `link`.
+fn device_seconds(cycles: Option<u64>, link: Option<LinkFigures>) -> Option<f64> {
+    match (cycles, link) {
         (Some(cycles), Some(link)) if link.clock_hz > 0 => Some(cycles as f64 / link.clock_hz as f64),
         _ => None,
     }
@@ -254,29 +260,8 @@ pub fn engine_seconds(answer: &Answer) -> Option<f64> {
 /// One tour drawn as an SVG picture: the board, the knight's path, and the
 /// start (green) and end (red) squares.
 pub fn svg(board: BoardSize, tour: &[Square], closed: bool) -> String {
-    const CELL: usize = 40;
-    const MARGIN: usize = 20;
-    let width = board.width as usize * CELL + 2 * MARGIN;
-    let height = board.height as usize * CELL + 2 * MARGIN;
-    let centre = |s: &Square| {
-        let x = MARGIN + s.file as usize * CELL + CELL / 2;
-        let y = MARGIN + (board.height - 1 - s.rank) as usize * CELL + CELL / 2;
-        (x, y)
-    };
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n"
-    );
-    for square in board.squares() {
-        let (x, y) = centre(&square);
-        let fill = if (square.file + square.rank) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
-        writeln!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>",
-            x - CELL / 2,
-            y - CELL / 2
-        )
-        .unwrap();
-    }
+    let centre = |s: &Square| svg_centre(board, *s);
+    let mut out = svg_board(board);
     let mut points: Vec<String> = tour.iter().map(|s| format!("{},{}", centre(s).0, centre(s).1)).collect();
     if closed {
         points.push(points[0].clone());
@@ -345,14 +330,8 @@ pub fn queens_summary(answer: &QueensAnswer) -> String {
     }
     if let Some(cycles) = answer.cycles {
         write!(line, ", {cycles} cycles").unwrap();
-        if let Some(link) = answer.link.filter(|l| l.clock_hz > 0) {
-            write!(
-                line,
-                " = {:.4} s of solver time at {} MHz",
-                cycles as f64 / link.clock_hz as f64,
-                link.clock_hz as f64 / 1e6
-            )
-            .unwrap();
+        if let (Some(solver), Some(link)) = (device_seconds(answer.cycles, answer.link), answer.link) {
+            write!(line, " = {solver:.4} s of solver time at {} MHz", link.clock_hz as f64 / 1e6).unwrap();
         }
         if let Some(engines) = answer.engines.filter(|e| e.working() > 1) {
             write!(line, " on {} solvers (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
@@ -409,34 +388,53 @@ pub fn queens_json(answer: &QueensAnswer) -> Value {
         "engine_cycles": answer.engines.map(|e| e.engine_cycles),
         "engine_cycles_per_node": answer.engines.map(|e| e.engine_cycles as f64 / answer.nodes.max(1) as f64),
         "clock_hz": answer.link.map(|l| l.clock_hz),
-        "engine_seconds": answer.cycles.zip(answer.link).filter(|(_, l)| l.clock_hz > 0).map(|(c, l)| c as f64 / l.clock_hz as f64),
+        "engine_seconds": device_seconds(answer.cycles, answer.link),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
     })
 }
 
 /// One N-Queens solution drawn as an SVG picture.
 pub fn queens_svg(files: &[u8]) -> String {
-    const CELL: usize = 40;
-    const MARGIN: usize = 20;
-    let n = files.len();
-    let side = n * CELL + 2 * MARGIN;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 {side} {side}\">\n"
-    );
-    for rank in 0..n {
-        for file in 0..n {
-            let (x, y) = (MARGIN + file * CELL, MARGIN + (n - 1 - rank) * CELL);
-            let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
-            writeln!(out, "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>").unwrap();
-        }
-    }
+    let board = BoardSize::square(files.len() as u16);
+    let mut out = svg_board(board);
     for (rank, &file) in files.iter().enumerate() {
-        let cx = MARGIN + usize::from(file) * CELL + CELL / 2;
-        let cy = MARGIN + (n - 1 - rank) * CELL + CELL / 2;
-        writeln!(out, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"#202020\" stroke=\"#ffffff\"/>", CELL / 3)
+        let (cx, cy) = svg_centre(board, Square::new(u16::from(file), rank as u16));
+        writeln!(out, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"#202020\" stroke=\"#ffffff\"/>", SVG_CELL / 3)
             .unwrap();
     }
     out.push_str("</svg>\n");
+    out
+}
+
+/// Side of a square and the margin round the board in the SVG pictures.
+const SVG_CELL: usize = 40;
+const SVG_MARGIN: usize = 20;
+
+/// The centre of `square` in an SVG picture of `board` (rank 1 at the bottom).
+fn svg_centre(board: BoardSize, square: Square) -> (usize, usize) {
+    let x = SVG_MARGIN + square.file as usize * SVG_CELL + SVG_CELL / 2;
+    let y = SVG_MARGIN + (board.height - 1 - square.rank) as usize * SVG_CELL + SVG_CELL / 2;
+    (x, y)
+}
+
+/// An SVG picture's opening tag and `board`'s squares, light and dark.
+fn svg_board(board: BoardSize) -> String {
+    let width = board.width as usize * SVG_CELL + 2 * SVG_MARGIN;
+    let height = board.height as usize * SVG_CELL + 2 * SVG_MARGIN;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n"
+    );
+    for square in board.squares() {
+        let (x, y) = svg_centre(board, square);
+        let fill = if (square.file + square.rank) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+        writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{SVG_CELL}\" height=\"{SVG_CELL}\" fill=\"{fill}\"/>",
+            x - SVG_CELL / 2,
+            y - SVG_CELL / 2
+        )
+        .unwrap();
+    }
     out
 }
 

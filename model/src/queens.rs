@@ -210,6 +210,21 @@ impl QueensSearch {
         self.run_job(&[], goal, observer).expect("the empty prefix is a job of every board")
     }
 
+    /// Searches the whole tree and keeps what it finds (first-K mode: the
+    /// solutions in order), as [`crate::Searcher::tours`] does for tours.
+    pub fn solutions(&self, goal: Goal) -> (QueensOutcome, Vec<Vec<u8>>) {
+        struct Keep(Vec<Vec<u8>>);
+        impl QueensObserver for Keep {
+            fn solution(&mut self, files: &[u8]) -> Flow {
+                self.0.push(files.to_vec());
+                Flow::Continue
+            }
+        }
+        let mut keep = Keep(Vec::new());
+        let outcome = self.run(goal, &mut keep);
+        (outcome, keep.0)
+    }
+
     /// Searches the subtree of a prefix job: the node of its last queen (if
     /// any) and every node below it. Jobs of one level and the nodes above
     /// them (see [`QueensJobs`]) add up to the whole tree's counts.
@@ -429,24 +444,15 @@ mod tests {
 
     #[test]
     fn first_k_come_in_lexicographic_order_and_are_valid() {
-        struct Collect(Vec<Vec<u8>>);
-        impl QueensObserver for Collect {
-            fn solution(&mut self, files: &[u8]) -> Flow {
-                self.0.push(files.to_vec());
-                Flow::Continue
-            }
-        }
-        let mut all = Collect(Vec::new());
         let search = QueensSearch::new(QueensSpec::whole(8).unwrap());
-        search.run(Goal::First(u64::MAX), &mut all);
-        assert_eq!(all.0.len(), 92);
-        assert_eq!(all.0[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
-        assert!(all.0.windows(2).all(|pair| pair[0] < pair[1]));
-        all.0.iter().for_each(|files| check_solution(8, files).unwrap());
-        let mut first = Collect(Vec::new());
-        let outcome = search.run(Goal::First(5), &mut first);
+        let (_, all) = search.solutions(Goal::First(u64::MAX));
+        assert_eq!(all.len(), 92);
+        assert_eq!(all[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
+        assert!(all.windows(2).all(|pair| pair[0] < pair[1]));
+        all.iter().for_each(|files| check_solution(8, files).unwrap());
+        let (outcome, first) = search.solutions(Goal::First(5));
         assert_eq!((outcome.solutions, outcome.status), (5, Status::Found));
-        assert_eq!(first.0, all.0[..5]);
+        assert_eq!(first, all[..5]);
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub const VERSION: u8 = 3;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;
+/// The deepest split level a QUEENS may ask for: a job is handed on as its
+/// queens' files, five bits a rank.
+pub const MAX_QUEENS_SPLIT_LEVEL: u8 = 9;
 
 /// Command types (host to device).
 pub mod command {

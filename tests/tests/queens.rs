@@ -11,7 +11,7 @@ use knights::device::{CpuDevice, Device, Problem, QueensSink};
 use knights::error::DeviceError;
 use knights::link::{Link, LinkedDevice};
 use knights::proto::{Command, ErrorCode, QueensRequest, Response};
-use knights::queens::{QueensObserver, QueensSearch, QueensSpec};
+use knights::queens::{QueensSearch, QueensSpec};
 use knights::queens_query::{self, QueensAnswer, QueensQuery};
 use knights::search::Flow;
 use knights::transport::SimTransport;
@@ -59,24 +59,14 @@ fn every_split_level_counts_exactly() {
     }
 }
 
-struct Collect(Vec<Vec<u8>>);
-
-impl QueensObserver for Collect {
-    fn solution(&mut self, files: &[u8]) -> Flow {
-        self.0.push(files.to_vec());
-        Flow::Continue
-    }
-}
-
 #[test]
 fn one_solver_streams_the_reference_solutions_in_order_a_queen_a_clock() {
     let mut device = queens_board();
     device.set_split(Some(0));
     for (n, k) in [(8u8, 100u64), (10, 25), (12, 3)] {
-        let mut expected = Collect(Vec::new());
-        let outcome = QueensSearch::new(QueensSpec::whole(n).unwrap()).run(Goal::First(k), &mut expected);
+        let (outcome, expected) = QueensSearch::new(QueensSpec::whole(n).unwrap()).solutions(Goal::First(k));
         let sim = run(&mut device, n, Goal::First(k), true);
-        assert_eq!(sim.solutions, expected.0, "N = {n}, first {k}");
+        assert_eq!(sim.solutions, expected, "N = {n}, first {k}");
         assert_eq!((sim.nodes, sim.status), (outcome.nodes, outcome.status), "N = {n}, first {k}");
     }
     // Counting, one solver places a queen every clock, backtracks included.

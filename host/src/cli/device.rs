@@ -76,8 +76,7 @@ impl DeviceArgs {
         use knights::transport::SimTransport;
         let transport = match (problem, &self.board, &self.trace) {
             (Problem::Tours, None, None) => SimTransport::new(),
-            (Problem::Queens, None, trace) => SimTransport::on(simulated_queens_board(trace.as_deref())?),
-            (_, board, trace) => SimTransport::on(simulated_board(board.as_deref(), trace.as_deref())?),
+            (problem, board, trace) => SimTransport::on(simulated_board(problem, board.as_deref(), trace.as_deref())?),
         };
         let mut sim = LinkedDevice::connect("sim", transport, timeout)?;
         sim.set_split(self.split_level);
@@ -95,17 +94,19 @@ impl DeviceArgs {
     }
 }
 
-/// A simulated board of the build called `board` (or the default build),
-/// writing a waveform to `trace` if given.
+/// A simulated board of the build called `board` (or the default build for
+/// `problem`), writing a waveform to `trace` if given.
 #[cfg(all(feature = "sim", feature = "fpga"))]
 pub(super) fn simulated_board(
+    problem: Problem,
     board: Option<&str>,
     trace: Option<&std::path::Path>,
 ) -> Result<knights_sim::SimulatedBoard> {
     let say = &mut |line: &str| eprintln!("{line}");
-    let model = match board {
-        Some(name) => knights::board_sim::model(&knights::boards::find(name)?, trace.is_some(), say)?,
-        None => knights::board_sim::default_traced(say)?,
+    let model = match (board, problem) {
+        (Some(name), _) => knights::board_sim::model(&knights::boards::find(name)?, trace.is_some(), say)?,
+        (None, Problem::Tours) => knights::board_sim::default_traced(say)?,
+        (None, Problem::Queens) => knights::board_sim::default_queens(trace.is_some(), say)?,
     };
     let mut simulated = knights_sim::SimulatedBoard::on(model);
     if let Some(path) = trace {
@@ -114,25 +115,15 @@ pub(super) fn simulated_board(
     Ok(simulated)
 }
 
-/// The default simulated N-Queens board, writing a waveform to `trace` if
-/// given.
-#[cfg(all(feature = "sim", feature = "fpga"))]
-fn simulated_queens_board(trace: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
-    let model = knights::board_sim::default_queens(trace.is_some(), &mut |line: &str| eprintln!("{line}"))?;
-    let mut simulated = knights_sim::SimulatedBoard::on(model);
-    if let Some(path) = trace {
-        simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
-    }
-    Ok(simulated)
-}
-
 #[cfg(all(feature = "sim", not(feature = "fpga")))]
-fn simulated_queens_board(_: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
-    Err(UsageError(format!("the simulated N-Queens board (made at run time) {}", super::missing_feature("fpga")))
-        .into())
-}
-
-#[cfg(all(feature = "sim", not(feature = "fpga")))]
-pub(super) fn simulated_board(_: Option<&str>, _: Option<&std::path::Path>) -> Result<knights_sim::SimulatedBoard> {
-    Err(UsageError(format!("--board and --trace (models made at run time) {}", super::missing_feature("fpga"))).into())
+pub(super) fn simulated_board(
+    _: Problem,
+    _: Option<&str>,
+    _: Option<&std::path::Path>,
+) -> Result<knights_sim::SimulatedBoard> {
+    Err(UsageError(format!(
+        "--board, --trace and the simulated N-Queens board (models made at run time) {}",
+        super::missing_feature("fpga")
+    ))
+    .into())
 }

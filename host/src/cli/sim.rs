@@ -22,7 +22,7 @@ use super::reports::{existing_build_dirs, read_reports};
 pub fn serve(board: Option<&str>, out: &mut dyn Write) -> Result<()> {
     let simulated = match board {
         None => knights_sim::SimulatedBoard::new(),
-        Some(name) => super::device::simulated_board(Some(name), None)?,
+        Some(name) => super::device::simulated_board(knights::device::Problem::Tours, Some(name), None)?,
     };
     knights::transport::serve_simulated_board(
         simulated,
@@ -84,9 +84,8 @@ pub fn bench_queens(format: Format, builds: Vec<PathBuf>, max_n: u8, out: &mut d
     let dirs = if builds.is_empty() { existing_build_dirs(Path::new(BUILD_ROOT)) } else { builds };
     let reports = read_reports(&dirs)?;
     let say = &mut |line: &str| eprintln!("bench: {line}");
-    let model = knights::board_sim::default_queens(false, say)?;
-    let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
-    let mut sim = LinkedDevice::connect("sim", transport, Duration::from_secs(60))?;
+    let simulated = super::device::simulated_board(knights::device::Problem::Queens, None, None)?;
+    let mut sim = LinkedDevice::connect("sim", SimTransport::on(simulated), Duration::from_secs(60))?;
     let rows = knights::bench_queens::run(&mut sim, 12.min(max_n)..=max_n, &reports, say)?;
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?,

@@ -7,6 +7,7 @@
 use knights_protocol::{error, flag};
 use rust_hdl::prelude::*;
 
+use super::ranks::top_slot;
 use crate::platform::ARGUMENT_BITS;
 
 #[derive(LogicBlock)]
@@ -55,7 +56,7 @@ impl<const NB: usize> Default for QueensArguments<NB> {
             last_slot: Default::default(),
             count_all: Default::default(),
             max_n: constant(NB as u64),
-            top_slot: Constant::new(Bits::<NB>::from(1u64 << (NB - 1))),
+            top_slot: top_slot(),
             count_flag: constant(u64::from(flag::COUNT)),
             board_too_large: constant(error::BOARD_TOO_LARGE.into()),
             bad_argument: constant(error::BAD_ARGUMENT.into()),

@@ -31,13 +31,14 @@ use rust_hdl::prelude::*;
 use crate::engine::JobRole;
 use crate::platform::{EnginePort, JOB_PATH_BITS};
 use arguments::QueensArguments;
-use ranks::RankStack;
+use ranks::{top_slot, RankStack};
 
 /// Bits of a rank's file in a job's path.
 pub const FILE_BITS: usize = 5;
 
 /// The deepest split level a job's path holds.
 pub const MAX_JOB_RANKS: usize = JOB_PATH_BITS / FILE_BITS;
+const _: () = assert!(MAX_JOB_RANKS == knights_protocol::MAX_QUEENS_SPLIT_LEVEL as usize);
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum QueensState {
@@ -97,7 +98,7 @@ impl<const NB: usize> QueensEngine<NB> {
             clock: Default::default(),
             port: Default::default(),
             walker: Constant::new(role == JobRole::Walker),
-            top_slot: Constant::new(Bits::<NB>::from(1u64 << (NB - 1))),
+            top_slot: top_slot(),
             path_slot: (0..ranks_in_path)
                 .map(|rank| Constant::new(Bits::<NB>::from(1u64 << (NB - 1 - rank))))
                 .collect(),
@@ -341,8 +342,7 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use knights_model::queens::{QueensObserver, QueensSearch, QueensSpec};
-    use knights_model::search::Flow;
+    use knights_model::queens::{QueensSearch, QueensSpec};
     use knights_model::Goal;
     use knights_protocol::flag;
 
@@ -400,14 +400,6 @@ mod tests {
         run
     }
 
-    struct Collect(Vec<Vec<u8>>);
-    impl QueensObserver for Collect {
-        fn solution(&mut self, files: &[u8]) -> Flow {
-            self.0.push(files.to_vec());
-            Flow::Continue
-        }
-    }
-
     /// Count mode, node for node with the reference, on every board up to
     /// the build's, whole and one side of the mirror; one node a clock.
     #[test]
@@ -434,10 +426,9 @@ mod tests {
     #[test]
     fn streams_solutions_in_the_reference_order() {
         for n in [1u8, 4, 6, 8] {
-            let mut reference = Collect(Vec::new());
-            QueensSearch::new(QueensSpec::whole(n).unwrap()).run(Goal::First(u64::MAX), &mut reference);
+            let (_, reference) = QueensSearch::new(QueensSpec::whole(n).unwrap()).solutions(Goal::First(u64::MAX));
             let run = solve(n, 0..n, false);
-            assert_eq!(run.streamed, reference.0, "N = {n}");
+            assert_eq!(run.streamed, reference, "N = {n}");
         }
     }
 }

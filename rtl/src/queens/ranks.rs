@@ -86,6 +86,11 @@ pub struct RankStack<const NB: usize> {
     open_after: Signal<Local, Bits<NB>>,
 }
 
+/// The slot of rank 1: the top bit of a slot vector.
+pub fn top_slot<const NB: usize>() -> Constant<Bits<NB>> {
+    Constant::new(Bits::<NB>::from(1u64 << (NB - 1)))
+}
+
 /// One default value per slot.
 fn slots<T: Default>(count: usize) -> Vec<T> {
     (0..count).map(|_| T::default()).collect()
@@ -112,7 +117,7 @@ impl<const NB: usize> Default for RankStack<NB> {
             at_last_rank: Default::default(),
             read_slot: Default::default(),
             read_file: Default::default(),
-            top_slot: Constant::new(Bits::<NB>::from(1u64 << (NB - 1))),
+            top_slot: top_slot(),
             file_number: (0..NB).map(|file| Constant::new((file as u64).into())).collect(),
             fresh: Default::default(),
             files: slots(NB),
