@@ -120,7 +120,11 @@ pub(crate) fn cached(
 /// that two processes making the same model at once do not mix their files.
 fn make(verilog: &str, dir: &Path, traced: bool) -> Result<(), String> {
     let building = dir.with_extension(format!("building-{}", std::process::id()));
-    knights_sim::build_model(verilog, &building, traced)?;
+    if let Err(reason) = knights_sim::build_model(verilog, &building, traced) {
+        // (A failed build's files would stay in the cache for ever.)
+        let _ = std::fs::remove_dir_all(&building);
+        return Err(reason);
+    }
     match std::fs::rename(&building, dir) {
         Ok(()) => Ok(()),
         // Another process got there first: its model is the same.
