@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Builds bitstreams with `knights build` (every board, or those named) into
-# build/NAME, then prints the table of builds. With --docs it also writes
+# build/NAME, checks each iCE40 one with `knights check-build` (its bitstream
+# simulated in a conversation; --no-check skips that), then prints the table
+# of builds. With --docs it also writes
 # that table into docs/builds.md between its build-table markers (--readme is
 # an older name for --docs, kept for scripts that use it); with --no-build it
 # only reads the build.json files already in build/.
-#   scripts/bitstreams.sh [--docs] [--no-build] [BOARD...]
+#   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 
-docs=0 build=1
+docs=0 build=1 check=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --docs | --readme) docs=1 ;;
     --no-build) build=0 ;;
+    --no-check) check=0 ;;
     *) break ;;
   esac
   shift
@@ -30,6 +33,10 @@ for board in "${boards[@]}"; do
   if [ "$build" = 1 ]; then
     echo "== $board" >&2
     "$knights" build --board "$board" --out "build/$board"
+    # iCE40 builds only (those have design.asc): the ECP5 check is unfinished.
+    if [ "$check" = 1 ] && [ -f "build/$board/design.asc" ]; then
+      "$knights" check-build --board "$board" --dir "build/$board"
+    fi
   fi
   dirs+=("build/$board")
 done

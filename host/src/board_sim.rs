@@ -96,14 +96,28 @@ pub(crate) fn cached(
     traced: bool,
     say: &mut dyn FnMut(&str),
 ) -> Result<Arc<Model>, DeviceError> {
-    let fail = |reason: String| DeviceError::SimModel { board: name.to_string(), reason };
     let SimDesign { engine, max_width, max_height, engines, features, link } = *design;
-    let verilog = accelerator_of_kind(engine, max_width, max_height, engines, features, link)
-        .ok_or_else(|| fail(format!("the RTL has no {max_width}x{max_height} engine")))?;
-    let verilog = knights_rtl::verilog::for_verilator(&verilog);
+    let verilog = accelerator_of_kind(engine, max_width, max_height, engines, features, link).ok_or_else(|| {
+        DeviceError::SimModel {
+            board: name.to_string(),
+            reason: format!("the RTL has no {max_width}x{max_height} engine"),
+        }
+    })?;
+    cached_verilog(name, &knights_rtl::verilog::for_verilator(&verilog), design.build(), traced, say)
+}
+
+/// The model of `verilog` (a module `top` with the simulated board's pins),
+/// which models `build`, from the cache, made first if it is not there.
+pub(crate) fn cached_verilog(
+    name: &str,
+    verilog: &str,
+    build: Build,
+    traced: bool,
+    say: &mut dyn FnMut(&str),
+) -> Result<Arc<Model>, DeviceError> {
+    let fail = |reason: String| DeviceError::SimModel { board: name.to_string(), reason };
     let kind = if traced { "-traced" } else { "" };
-    let dir =
-        cache_root().join("sim").join(format!("{name}{kind}-{:016x}", knights_sim::fingerprint(&verilog, traced)));
+    let dir = cache_root().join("sim").join(format!("{name}{kind}-{:016x}", knights_sim::fingerprint(verilog, traced)));
     let library = dir.join("obj_dir").join("libksim.so");
     if !library.exists() {
         say(&format!(
@@ -111,9 +125,9 @@ pub(crate) fn cached(
             if traced { ", traced" } else { "" },
             dir.display()
         ));
-        make(&verilog, &dir, traced).map_err(fail)?;
+        make(verilog, &dir, traced).map_err(fail)?;
     }
-    Model::load(&library, design.build()).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
+    Model::load(&library, build).map_err(|e| fail(format!("cannot load {}: {e}", library.display())))
 }
 
 /// Builds the model in a directory of its own, then moves it into place, so

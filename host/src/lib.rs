@@ -31,6 +31,8 @@ pub mod board_sim;
 #[cfg(feature = "fpga")]
 pub mod boards;
 pub mod build_report;
+#[cfg(all(feature = "sim", feature = "fpga"))]
+pub mod check_build;
 pub mod device;
 pub mod error;
 pub mod link;

@@ -65,7 +65,11 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     }
     match board.part.family {
         Family::Ice40 => args.extend(["--pcf".into(), constraints.clone(), "--asc".into(), "design.asc".into()]),
-        Family::Ecp5 => args.extend(["--lpf".into(), constraints.clone(), "--textcfg".into(), "design.config".into()]),
+        // The placed and routed netlist, for `knights check-build` (iCE40
+        // builds are checked from their bitstream).
+        Family::Ecp5 => args.extend(
+            ["--lpf", &constraints, "--textcfg", "design.config", "--write", super::ROUTED_JSON].map(String::from),
+        ),
     }
     let _ = std::fs::remove_file(path("report.json"));
     let place_and_route = Step { phase: Phase::Place, read: tool_log::nextpnr_progress };

