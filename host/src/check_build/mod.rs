@@ -110,7 +110,8 @@ pub fn check(board: &Board, dir: &Path, say: &mut dyn FnMut(&str)) -> Result<Che
         let name = format!("netlist-{}", board.name);
         let model = board_sim::cached_verilog(&name, &netlist.verilog, model_build, false, say)?;
         say("conversation with the netlist");
-        cycles = converse(&build, SimulatedBoard::on(model), &mut steps);
+        let name = format!("the {} build's netlist (Verilator, {:.4} MHz)", board.name, netlist.clock_hz / 1e6);
+        cycles = converse(&build, SimTransport::named(SimulatedBoard::on(model), name), &mut steps);
     }
     Ok(CheckReport {
         board: board.name.clone(),
@@ -128,8 +129,7 @@ type Check = fn(&BuildReport, &mut LinkedDevice<SimTransport>) -> Result<String,
 
 /// Runs the steps in order, stopping at the first that fails (the later
 /// ones need a device that answers). Returns the clocks simulated.
-fn converse(build: &BuildReport, board: SimulatedBoard, steps: &mut Vec<Step>) -> u64 {
-    let transport = SimTransport::on(board);
+fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>) -> u64 {
     let mut device = match LinkedDevice::connect("netlist", transport, REPLY) {
         Ok(device) => device,
         Err(e) => {

@@ -392,9 +392,7 @@ impl Pins {
             button: at("button", &part.button.pin)?,
         })
     }
-}
 
-impl Pins {
     /// Checks that the design reads the pins the board drives and drives
     /// the ones the board reads; says which pins matched.
     fn check(&self, board: &Board, directions: &BTreeMap<String, String>) -> Result<String, String> {

@@ -17,6 +17,8 @@ use crate::error::DeviceError;
 /// rate, so a slow host never makes a search look stalled.
 pub struct SimTransport {
     board: SimulatedBoard,
+    /// What errors call the device, when not the simulated board.
+    name: Option<String>,
 }
 
 impl SimTransport {
@@ -25,12 +27,17 @@ impl SimTransport {
 
     /// The default simulated board.
     pub fn new() -> Self {
-        SimTransport { board: SimulatedBoard::new() }
+        Self::on(SimulatedBoard::new())
     }
 
     /// Another simulated board (a board's build: see `crate::board_sim`).
     pub fn on(board: SimulatedBoard) -> Self {
-        SimTransport { board }
+        SimTransport { board, name: None }
+    }
+
+    /// The same, called `name` in what it reports (e.g. a build's netlist).
+    pub fn named(board: SimulatedBoard, name: String) -> Self {
+        SimTransport { board, name: Some(name) }
     }
 
     /// The board underneath, for tests that drive the line directly.
@@ -63,6 +70,9 @@ impl Transport for SimTransport {
     }
 
     fn describe(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
         let b = self.board.build();
         format!(
             "the simulated board (Verilator, {}x{} build, {} engine{}, {} MHz)",
