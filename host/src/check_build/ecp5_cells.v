@@ -1,7 +1,8 @@
-// Models of the ECP5 cells in nextpnr's routed netlist that yosys's models
-// (ecp5/cells_sim.v) do not describe as nextpnr configures the part. Each
-// follows what nextpnr writes into the bitstream (ecp5/bitstream.cc) or the
-// delays it models (ecp5/arch.cc); `knights check-build` uses them.
+// Models of the cells in nextpnr's routed ECP5 netlist, for `knights
+// check-build`. yosys's models (ecp5/cells_sim.v) do not describe them as
+// nextpnr configures the part; each here follows what nextpnr's bitstream
+// writer sets (ecp5/bitstream.cc), its packer (ecp5/pack.cc) or the paths
+// its timing model gives (ecp5/arch.cc).
 
 // A slice flip-flop. SD picks its data: "1" the LUT beside it (DI), "0" the
 // general routing (M); nextpnr's bitstream writer defaults it to "0".
@@ -39,11 +40,11 @@ endmodule
 
 // A slice's LUT: logic (F = INITVAL at {D, C, B, A}), one bit of a carry
 // chain (CCU2; INJECT1 defaults to YES, as in nextpnr's bitstream writer),
-// or one bit of distributed RAM (DPRAM), and its wide-function mux (OFX:
-// the check sets IS_Z1 on a slice's second LUT, whose mux is the L6MUX). yosys's model lacks the RAM's write clock
-// polarity (WCKMUX) that nextpnr sets. A RAM bit is read at address
-// {A, C, B, D} (nextpnr wires the read address so and permutes INITVAL to
-// match) and written at {WAD3..WAD0}.
+// or one bit of distributed RAM (DPRAM, its write clock inverted by
+// WCKMUX = INV), and its wide-function mux (OFX: the check sets IS_Z1 on a
+// slice's second LUT, whose mux is the L6MUX). A RAM bit is read at
+// address {A, C, B, D} (nextpnr wires the read address so and permutes
+// INITVAL to match) and written at {WAD3..WAD0}.
 module TRELLIS_COMB(input A, B, C, D, M, FCI, F1, FXA, FXB, WD, WAD0, WAD1, WAD2, WAD3, WRE, WCK,
                     output F, FCO, OFX);
     parameter MODE = "LOGIC";
@@ -51,7 +52,7 @@ module TRELLIS_COMB(input A, B, C, D, M, FCI, F1, FXA, FXB, WD, WAD0, WAD1, WAD2
     parameter CCU2_INJECT1 = "YES";
     parameter WREMUX = "WRE";
     parameter WCKMUX = "WCK";
-    parameter IS_Z1 = "0";
+    parameter IS_Z1 = 0;
 
     wire [15:0] lut = INITVAL;
     wire lut4 = lut[{D, C, B, A}];
@@ -80,7 +81,7 @@ module TRELLIS_COMB(input A, B, C, D, M, FCI, F1, FXA, FXB, WD, WAD0, WAD1, WAD2
             assign F = 1'b0;
             assign FCO = 1'b0;
         end
-        if (IS_Z1 == "1") begin : wide_mux_7
+        if (IS_Z1 == 1) begin : wide_mux_7
             assign OFX = M ? FXB : FXA;
         end else begin : wide_mux_5
             assign OFX = M ? F1 : F;

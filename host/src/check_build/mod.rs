@@ -188,14 +188,14 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
 }
 
 /// The knight's-tour search the checks run: 5×5 (or the build's largest
-/// board if smaller) from a1, pruned.
-fn small_tour_search(build: &BuildReport) -> SearchSpec {
+/// board if smaller) from a1, pruned, in `order`.
+fn small_tour_search(build: &BuildReport, order: MoveOrder) -> SearchSpec {
     let size = format!("{}x{}", build.max_width.min(5), build.max_height.min(5));
     SearchSpec {
         board: size.parse().expect("a board size"),
         start: "a1".parse().expect("a square"),
         closed: false,
-        order: MoveOrder::Fixed,
+        order,
         prune: true,
     }
 }
@@ -211,7 +211,7 @@ fn cpu() -> CpuDevice {
 
 /// A count equals the CPU reference's, tours and nodes.
 fn count_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query = Query { spec: small_tour_search(build), goal: Goal::CountAll };
+    let query = Query { spec: small_tour_search(build, MoveOrder::Fixed), goal: Goal::CountAll };
     let seen = query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let reference = query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let describe = |tours: u64, nodes: u64| format!("{tours} tours in {nodes} nodes");
@@ -244,9 +244,11 @@ fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) ->
 const FIRST_K: u64 = 3;
 
 /// A first-K stream arrives whole, each tour valid and new (the query
-/// checks), and with one engine in the reference's order.
+/// checks), and with one engine in the reference's order; in Warnsdorff's
+/// order when the build has it (its degree store is then in use).
 fn first_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query = Query { spec: small_tour_search(build), goal: Goal::First(FIRST_K) };
+    let order = if build.warnsdorff { MoveOrder::Warnsdorff } else { MoveOrder::Fixed };
+    let query = Query { spec: small_tour_search(build, order), goal: Goal::First(FIRST_K) };
     let seen = query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     if seen.tours.len() as u64 != FIRST_K {
         return Err(format!("{} tours of the {FIRST_K} asked for", seen.tours.len()));
@@ -256,9 +258,9 @@ fn first_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> 
         if seen.tours != reference.tours {
             return Err("the tours are valid but not the reference's first, in its order".into());
         }
-        return Ok(format!("{FIRST_K} valid tours, the reference's first in its order"));
+        return Ok(format!("{FIRST_K} valid tours ({order:?} order), the reference's first in its order"));
     }
-    Ok(format!("{FIRST_K} valid tours, each once"))
+    Ok(format!("{FIRST_K} valid tours ({order:?} order), each once"))
 }
 
 fn first_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {

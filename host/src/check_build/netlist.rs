@@ -213,6 +213,7 @@ fn settle_luts(top: &mut Value) {
             }
         }
         if connected(cell, "FXA") || connected(cell, "FXB") {
+            // (A string of binary digits is a number to yosys: 1'h1.)
             cell["parameters"]["IS_Z1"] = Value::from("1");
         }
     }
@@ -516,6 +517,57 @@ mod tests {
         assert_eq!(top["cells"]["lut"]["parameters"]["IS_Z1"], Value::Null);
         assert_eq!(top["cells"]["mux"]["parameters"]["IS_Z1"], Value::from("1"));
         assert_eq!(top["cells"]["ff"]["connections"]["DI"], serde_json::json!([]));
+    }
+
+    /// A routed netlist's top with the ULX3S's six pads (the 45F's sites),
+    /// its UART lines at `rx` and `tx`, and a 25 → 30 MHz PLL.
+    fn ulx3s_top(rx: &str, tx: &str) -> Value {
+        let pads = [
+            ("clock_pin", "G2", "input", 1),
+            ("uart_rx_pin", rx, "input", 2),
+            ("uart_tx_pin", tx, "output", 3),
+            ("led_busy_pin", "B2", "output", 4),
+            ("led_found_pin", "C2", "output", 5),
+            ("button_pin", "D6", "input", 6),
+        ];
+        let mut top = serde_json::json!({ "ports": {}, "cells": {
+            "pll": { "type": "EHXPLLL", "parameters": {
+                "FEEDBK_PATH": "CLKOP", "CLKI_DIV": "101", "CLKFB_DIV": "110", "CLKOP_DIV": "1110" } }
+        }});
+        for (port, site, direction, net) in pads {
+            top["ports"][port] = serde_json::json!({ "direction": direction, "bits": [net] });
+            top["cells"][format!("{port}$tr_io")] = serde_json::json!({
+                "type": "TRELLIS_IO", "attributes": { "LOC": site }, "connections": { "B": [net] } });
+        }
+        top
+    }
+
+    #[test]
+    fn ecp5_pins_are_found_at_the_board_files_sites_and_checked() {
+        let board = crate::boards::find("ulx3s-45f").unwrap();
+        let top = ulx3s_top("M1", "L4");
+        let pins = Pins::at_sites(&board, &top).unwrap();
+        assert_eq!((pins.uart_rx.as_str(), pins.uart_tx.as_str()), ("uart_rx_pin", "uart_tx_pin"));
+        assert!(pins.check(&board, &ecp5_port_directions(&top)).is_ok());
+
+        // A build with the UART's lines swapped.
+        let swapped = ulx3s_top("L4", "M1");
+        let pins = Pins::at_sites(&board, &swapped).unwrap();
+        let why = pins.check(&board, &ecp5_port_directions(&swapped)).unwrap_err();
+        assert!(why.starts_with("pin M1, the board's UART receive line, is an output of the design"), "{why}");
+
+        // A build with no pin where the board file puts the receive line.
+        let moved = ulx3s_top("A1", "L4");
+        let why = Pins::at_sites(&board, &moved).err().unwrap();
+        assert!(why.contains("at pin M1, but the build uses no pin there"), "{why}");
+    }
+
+    #[test]
+    fn the_design_clock_is_derived_from_the_plls_dividers() {
+        let board = crate::boards::find("ulx3s-45f").unwrap();
+        let (hz, note) = ecp5_clock(&board, &ulx3s_top("M1", "L4")).unwrap();
+        assert_eq!(hz, 30e6);
+        assert!(note.contains("CLKI_DIV 5, CLKFB_DIV 6, CLKOP_DIV 14; VCO 420.0 MHz"), "{note}");
     }
 
     fn json(bit: impl Into<Value>) -> Value {

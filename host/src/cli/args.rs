@@ -84,12 +84,13 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
     },
-    /// Check a built board without the board: its bitstream (iCE40, turned
-    /// back into a netlist) under Verilator with yosys's cell models, at the
-    /// build's clock and baud rate, through the same link code as a flashed
-    /// board: its pins against the board file, IDENTIFY, a count node for
-    /// node with the reference, a first-K stream, a bad CRC, ABORT. Exits
-    /// non-zero on any difference.
+    /// Check a built board without the board: what the FPGA will run (an
+    /// iCE40 bitstream turned back into a netlist, or an ECP5 build's placed
+    /// and routed netlist) under Verilator with models of the part's cells,
+    /// at the build's clock and baud rate, through the same link code as a
+    /// flashed board: its pins against the board file, IDENTIFY, a count
+    /// node for node with the reference, a first-K stream, a bad CRC, ABORT.
+    /// Exits non-zero on any difference.
     CheckBuild {
         /// The build (as `knights build --board NAME` made it).
         #[arg(long, value_name = "NAME")]
@@ -97,11 +98,6 @@ pub enum Command {
         /// The build's directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Check an ECP5 build from its routed netlist with knights's own
-        /// cell models. Unfinished: a known-good ULX3S-45F build does not
-        /// pass yet, so a failure says nothing about the build.
-        #[arg(long)]
-        unfinished_ecp5: bool,
     },
     /// List the boards' builds (the names --board takes): each one's part
     /// (the board with one FPGA; a part may have several builds) and what

@@ -127,21 +127,8 @@ pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {
 /// `knights check-build`: the built board's netlist in a conversation; the
 /// report on stdout, an error (exit status 1) when a step failed.
 #[cfg(feature = "fpga")]
-pub fn check_build(
-    name: &str,
-    dir: Option<std::path::PathBuf>,
-    unfinished_ecp5: bool,
-    out: &mut dyn Write,
-) -> Result<()> {
+pub fn check_build(name: &str, dir: Option<std::path::PathBuf>, out: &mut dyn Write) -> Result<()> {
     let board = knights::boards::find(name)?;
-    if board.part.family == knights::boards::Family::Ecp5 && !unfinished_ecp5 {
-        return Err(knights::error::UsageError(format!(
-            "{name} is an ECP5 build: check-build checks iCE40 bitstreams only so far. Its ECP5 path (the routed \
-             netlist with knights's cell models) does not yet pass on a known-good build, so its verdict would \
-             mean nothing; --unfinished-ecp5 runs it anyway"
-        ))
-        .into());
-    }
     let dir = dir.unwrap_or_else(|| std::path::Path::new(knights::build_report::BUILD_ROOT).join(name));
     let report = knights::check_build::check(&board, &dir, &mut |line| eprintln!("{line}"))?;
     write!(out, "{}", report.text())?;
