@@ -35,7 +35,7 @@ impl Watch for Quiet {
 fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
     let dir = icebreaker_build();
     let board = boards::find("icebreaker").unwrap();
-    let report = check_build::check(&board, &dir, &mut |_| {}).unwrap();
+    let report = check_build::check(&board, &dir, None, &mut |_| {}).unwrap();
     assert!(report.passed(), "{}", report.text());
     let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
     assert_eq!(names, ["pins", "identify", "count", "first-k", "bad crc", "abort"]);
@@ -43,7 +43,7 @@ fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
 
     let mut swapped = board.clone();
     std::mem::swap(&mut swapped.part.uart.rx, &mut swapped.part.uart.tx);
-    let report = check_build::check(&swapped, &dir, &mut |_| {}).unwrap();
+    let report = check_build::check(&swapped, &dir, None, &mut |_| {}).unwrap();
     assert_eq!(report.steps.len(), 1, "{}", report.text());
     let why = report.steps[0].outcome.as_ref().unwrap_err();
     assert!(why.contains("pin 9, the board's UART receive line, is an output of the design"), "{why}");
@@ -51,7 +51,7 @@ fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
     // Twice the oscillator: the host's bit time is twice the design's.
     let mut fast = board.clone();
     fast.part.clock.hz *= 2;
-    let report = check_build::check(&fast, &dir, &mut |_| {}).unwrap();
+    let report = check_build::check(&fast, &dir, None, &mut |_| {}).unwrap();
     assert!(!report.passed(), "{}", report.text());
     let identify = report.steps.iter().find(|s| s.name == "identify").unwrap();
     assert!(identify.outcome.as_ref().is_err_and(|why| why.contains("no answer")), "{}", report.text());

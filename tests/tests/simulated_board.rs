@@ -6,7 +6,7 @@
 //! where any K valid tours may come first.
 
 mod common;
-use common::{reference, spec};
+use common::{keep_trace_on_failure, reference, spec};
 
 use std::time::Duration;
 
@@ -22,8 +22,13 @@ use knights::transport::SimTransport;
 use knights::validate::check_tour;
 use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square, Status};
 
-fn board() -> LinkedDevice<SimTransport> {
-    LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap()
+/// Runs `test` on the default simulated board; a failing test is run
+/// again on a traced model of the same build, and its waveform kept
+/// (`common::keep_trace_on_failure`).
+fn on_board(name: &str, test: impl Fn(&mut LinkedDevice<SimTransport>)) {
+    keep_trace_on_failure(name, SimTransport::new, |transport| {
+        test(&mut LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap())
+    });
 }
 
 #[derive(Default)]
@@ -74,41 +79,44 @@ fn first_k_on_all_engines(device: &mut LinkedDevice<SimTransport>, spec: SearchS
 
 #[test]
 fn the_simulated_build_reports_itself() {
-    let device = board();
-    let identity = device.identity();
-    assert_eq!((identity.max_width, identity.max_height), (8, 8));
-    assert_eq!(usize::from(identity.engines), knights_sim::BUILD.engines);
-    assert_eq!(u64::from(identity.clock_hz), knights_sim::BUILD.clock_hz);
-    assert_eq!(identity.baud, identity.clock_hz / knights_sim::BUILD.clocks_per_bit);
-    assert!(identity.warnsdorff);
-    assert_eq!(device.max_board(), BoardSize::square(8));
+    on_board("the_simulated_build_reports_itself", |device| {
+        let identity = device.identity();
+        assert_eq!((identity.max_width, identity.max_height), (8, 8));
+        assert_eq!(usize::from(identity.engines), knights_sim::BUILD.engines);
+        assert_eq!(u64::from(identity.clock_hz), knights_sim::BUILD.clock_hz);
+        assert_eq!(identity.baud, identity.clock_hz / knights_sim::BUILD.clocks_per_bit);
+        assert!(identity.warnsdorff);
+        assert_eq!(device.max_board(), BoardSize::square(8));
+    });
 }
 
 #[test]
 fn every_start_on_5x5_counts_exactly() {
-    let mut device = board();
-    let board = BoardSize::square(5);
-    let mut total = 0;
-    for start in board.squares() {
-        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: false };
-        total += compare(&mut device, spec, Goal::CountAll).outcome.tours;
-    }
-    assert_eq!(total, 1728);
+    on_board("every_start_on_5x5_counts_exactly", |device| {
+        let board = BoardSize::square(5);
+        let mut total = 0;
+        for start in board.squares() {
+            let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: false };
+            total += compare(device, spec, Goal::CountAll).outcome.tours;
+        }
+        assert_eq!(total, 1728);
+    });
 }
 
 #[test]
 fn rectangles_count_exactly() {
-    let mut device = board();
-    for board in ["4x3", "3x4", "5x4", "4x5", "6x4", "7x3", "3x7", "8x3", "1x1", "2x2", "8x2"] {
-        let size: BoardSize = board.parse().unwrap();
-        for start in size.squares().step_by(3) {
-            compare(
-                &mut device,
-                SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed, prune: false },
-                Goal::CountAll,
-            );
+    on_board("rectangles_count_exactly", |device| {
+        for board in ["4x3", "3x4", "5x4", "4x5", "6x4", "7x3", "3x7", "8x3", "1x1", "2x2", "8x2"] {
+            let size: BoardSize = board.parse().unwrap();
+            for start in size.squares().step_by(3) {
+                compare(
+                    device,
+                    SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed, prune: false },
+                    Goal::CountAll,
+                );
+            }
         }
-    }
+    });
 }
 
 #[test]
@@ -116,81 +124,86 @@ fn every_split_level_counts_exactly() {
     // Jobs at every level a job's path can have, and a split too deep for
     // the board (searched by one engine). Count mode (dead children judged,
     // not entered) and first-K mode (all entered) number the jobs differently.
-    let mut device = board();
-    for (board, closed) in [("5", false), ("6x5", true)] {
-        let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
-        let (expected, _) = reference(spec, Goal::CountAll);
-        for level in (1..=MAX_SPLIT_LEVEL).chain([spec.board.area() as u8 - 1]) {
-            device.set_split(Some(level));
-            let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-            assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
-            first_k_on_all_engines(&mut device, spec, 5);
+    on_board("every_split_level_counts_exactly", |device| {
+        for (board, closed) in [("5", false), ("6x5", true)] {
+            let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
+            let (expected, _) = reference(spec, Goal::CountAll);
+            for level in (1..=MAX_SPLIT_LEVEL).chain([spec.board.area() as u8 - 1]) {
+                device.set_split(Some(level));
+                let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
+                assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
+                first_k_on_all_engines(device, spec, 5);
+            }
+            // A deeper job level is refused before anything is sent.
+            device.set_split(Some(MAX_SPLIT_LEVEL + 1));
+            let error = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap_err();
+            let refused = matches!(error, DeviceError::SplitTooDeep { level, max: MAX_SPLIT_LEVEL } if level == MAX_SPLIT_LEVEL + 1);
+            assert!(refused, "{error}");
         }
-        // A deeper job level is refused before anything is sent.
-        device.set_split(Some(MAX_SPLIT_LEVEL + 1));
-        let error = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap_err();
-        let refused =
-            matches!(error, DeviceError::SplitTooDeep { level, max: MAX_SPLIT_LEVEL } if level == MAX_SPLIT_LEVEL + 1);
-        assert!(refused, "{error}");
-    }
-    device.set_split(None);
+        device.set_split(None);
+    });
 }
 
 #[test]
 fn closed_tours_count_exactly() {
-    let mut device = board();
-    assert_eq!(compare(&mut device, spec("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
-    assert_eq!(compare(&mut device, spec("6x5", "a1", true), Goal::CountAll).outcome.tours, 16);
-    assert_eq!(compare(&mut device, spec("5x6", "c3", true), Goal::First(5)).outcome.tours, 5);
+    on_board("closed_tours_count_exactly", |device| {
+        assert_eq!(compare(device, spec("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
+        assert_eq!(compare(device, spec("6x5", "a1", true), Goal::CountAll).outcome.tours, 16);
+        assert_eq!(compare(device, spec("5x6", "c3", true), Goal::First(5)).outcome.tours, 5);
+    });
 }
 
 #[test]
 fn first_k_streams_the_reference_tours_in_order() {
-    let mut device = board();
-    compare(&mut device, spec("5", "a1", false), Goal::First(1));
-    compare(&mut device, spec("5", "c3", false), Goal::First(20));
-    compare(&mut device, spec("6x4", "b1", false), Goal::First(1000));
-    compare(&mut device, spec("4", "a1", false), Goal::First(3));
-    compare(&mut device, spec("7x3", "a1", false), Goal::First(u64::MAX));
+    on_board("first_k_streams_the_reference_tours_in_order", |device| {
+        compare(device, spec("5", "a1", false), Goal::First(1));
+        compare(device, spec("5", "c3", false), Goal::First(20));
+        compare(device, spec("6x4", "b1", false), Goal::First(1000));
+        compare(device, spec("4", "a1", false), Goal::First(3));
+        compare(device, spec("7x3", "a1", false), Goal::First(u64::MAX));
+    });
 }
 
 #[test]
 fn first_k_on_all_engines_sends_k_valid_tours_and_stops() {
-    let mut device = board();
-    for (board, start, closed, k) in
-        [("5", "a1", false, 1), ("5", "c3", false, 20), ("6x4", "b1", false, 1000), ("5x6", "c3", true, 5)]
-    {
-        first_k_on_all_engines(&mut device, spec(board, start, closed), k);
-    }
-    let pruned = SearchSpec { prune: true, ..spec("8", "a1", false) };
-    let report = first_k_on_all_engines(&mut device, pruned, 3);
-    assert!(report.engines.unwrap().split_level > 0);
-    // The device is idle and exact afterwards: no engine was left running.
-    compare(&mut device, spec("5", "b2", false), Goal::CountAll);
+    on_board("first_k_on_all_engines_sends_k_valid_tours_and_stops", |device| {
+        for (board, start, closed, k) in
+            [("5", "a1", false, 1), ("5", "c3", false, 20), ("6x4", "b1", false, 1000), ("5x6", "c3", true, 5)]
+        {
+            first_k_on_all_engines(device, spec(board, start, closed), k);
+        }
+        let pruned = SearchSpec { prune: true, ..spec("8", "a1", false) };
+        let report = first_k_on_all_engines(device, pruned, 3);
+        assert!(report.engines.unwrap().split_level > 0);
+        // The device is idle and exact afterwards: no engine was left running.
+        compare(device, spec("5", "b2", false), Goal::CountAll);
+    });
 }
 
 #[test]
 fn the_largest_board_finds_its_first_tour() {
-    let mut device = board();
-    let report = compare(&mut device, spec("8", "a1", false), Goal::First(1));
-    assert_eq!(report.outcome.nodes, 8_250_733);
+    on_board("the_largest_board_finds_its_first_tour", |device| {
+        let report = compare(device, spec("8", "a1", false), Goal::First(1));
+        assert_eq!(report.outcome.nodes, 8_250_733);
+    });
 }
 
 #[test]
 fn one_node_per_clock() {
-    let mut device = board();
-    device.set_split(Some(0));
-    let mut sink = Tours::default();
-    let report = device.search(&spec("5", "a1", false), Goal::CountAll, &mut sink).unwrap();
-    assert_eq!(report.outcome.nodes, 1_735_079);
-    // Setup takes a clock per rank of the board (5, whatever the build's
-    // size), the start node is entered on its last clock, and one clock
-    // finds nothing left.
-    assert_eq!(report.cycles, Some(5 + report.outcome.nodes + 1));
-    let link = report.link.unwrap();
-    assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
-    assert_eq!(link.bytes_sent, 17, "one SOLVE frame");
-    assert_eq!(link.bytes_skipped, 0);
+    on_board("one_node_per_clock", |device| {
+        device.set_split(Some(0));
+        let mut sink = Tours::default();
+        let report = device.search(&spec("5", "a1", false), Goal::CountAll, &mut sink).unwrap();
+        assert_eq!(report.outcome.nodes, 1_735_079);
+        // Setup takes a clock per rank of the board (5, whatever the build's
+        // size), the start node is entered on its last clock, and one clock
+        // finds nothing left.
+        assert_eq!(report.cycles, Some(5 + report.outcome.nodes + 1));
+        let link = report.link.unwrap();
+        assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
+        assert_eq!(link.bytes_sent, 17, "one SOLVE frame");
+        assert_eq!(link.bytes_skipped, 0);
+    });
 }
 
 /// The search tree below `path`, walked by plain recursion over the
@@ -217,87 +230,97 @@ fn tree_below(searcher: &Searcher, path: &mut Vec<Square>) -> (u64, u64) {
 fn a_pruned_count_skips_dead_ends_without_entering_them() {
     // One engine: a clock per rank of the board for setup, one per node entered (the dead
     // ends below the root are counted but not entered), one to finish.
-    let mut device = board();
-    device.set_split(Some(0));
-    for (board, closed) in [("5", false), ("6x5", true), ("4", false)] {
-        let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
-        let (nodes, dead) = tree_below(&Searcher::new(spec).unwrap(), &mut vec![spec.start]);
-        let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-        assert_eq!(report.outcome, reference(spec, Goal::CountAll).0, "{board}");
-        assert_eq!(report.outcome.nodes, nodes, "{board}");
-        assert!(dead > 0, "{board}");
-        let ranks = u64::from(spec.board.height);
-        assert_eq!(report.cycles, Some(ranks + (nodes - dead) + 1), "{board}: {dead} dead ends");
-    }
+    on_board("a_pruned_count_skips_dead_ends_without_entering_them", |device| {
+        device.set_split(Some(0));
+        for (board, closed) in [("5", false), ("6x5", true), ("4", false)] {
+            let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
+            let (nodes, dead) = tree_below(&Searcher::new(spec).unwrap(), &mut vec![spec.start]);
+            let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
+            assert_eq!(report.outcome, reference(spec, Goal::CountAll).0, "{board}");
+            assert_eq!(report.outcome.nodes, nodes, "{board}");
+            assert!(dead > 0, "{board}");
+            let ranks = u64::from(spec.board.height);
+            assert_eq!(report.cycles, Some(ranks + (nodes - dead) + 1), "{board}: {dead} dead ends");
+        }
+    });
 }
 
 #[test]
 fn engines_share_a_count_one_node_per_clock_each() {
-    let mut device = board();
-    let report = compare(&mut device, spec("5", "a1", false), Goal::CountAll);
-    let engines = report.engines.unwrap();
-    assert_eq!(usize::from(engines.engines), knights_sim::BUILD.engines);
-    assert!(engines.split_level > 0);
-    let cycles = report.cycles.unwrap();
-    // Engines replay each job's path (a clock per level) and wait for the
-    // first jobs, but nearly every clock of every engine enters a node.
-    let per_engine = engines.engine_cycles as f64 / report.outcome.nodes as f64;
-    assert!((1.0..1.01).contains(&per_engine), "{per_engine} cycles per node per engine");
-    assert!(engines.load_balance(cycles) > 0.95, "{engines:?} in {cycles} cycles");
-    assert!(cycles * (engines.engines as u64 - 1) < report.outcome.nodes, "faster than one engine: {cycles} cycles");
+    on_board("engines_share_a_count_one_node_per_clock_each", |device| {
+        let report = compare(device, spec("5", "a1", false), Goal::CountAll);
+        let engines = report.engines.unwrap();
+        assert_eq!(usize::from(engines.engines), knights_sim::BUILD.engines);
+        assert!(engines.split_level > 0);
+        let cycles = report.cycles.unwrap();
+        // Engines replay each job's path (a clock per level) and wait for the
+        // first jobs, but nearly every clock of every engine enters a node.
+        let per_engine = engines.engine_cycles as f64 / report.outcome.nodes as f64;
+        assert!((1.0..1.01).contains(&per_engine), "{per_engine} cycles per node per engine");
+        assert!(engines.load_balance(cycles) > 0.95, "{engines:?} in {cycles} cycles");
+        assert!(
+            cycles * (engines.engines as u64 - 1) < report.outcome.nodes,
+            "faster than one engine: {cycles} cycles"
+        );
+    });
 }
 
 #[test]
 fn warnsdorff_first_tour_on_8x8_from_every_start() {
-    let mut device = board();
-    let board = BoardSize::square(8);
-    for start in board.squares() {
-        let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff, prune: false };
-        assert_eq!(compare(&mut device, spec, Goal::First(1)).outcome.tours, 1, "from {start}");
-    }
+    on_board("warnsdorff_first_tour_on_8x8_from_every_start", |device| {
+        let board = BoardSize::square(8);
+        for start in board.squares() {
+            let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff, prune: false };
+            assert_eq!(compare(device, spec, Goal::First(1)).outcome.tours, 1, "from {start}");
+        }
+    });
 }
 
 #[test]
 fn warnsdorff_counts_and_orders_exactly() {
-    let mut device = board();
-    for (board, start, closed) in [("5", "a1", false), ("6x4", "c2", false), ("6x5", "b1", true)] {
-        let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..spec(board, start, closed) };
-        compare(&mut device, spec, Goal::CountAll);
-        compare(&mut device, spec, Goal::First(7));
-    }
+    on_board("warnsdorff_counts_and_orders_exactly", |device| {
+        for (board, start, closed) in [("5", "a1", false), ("6x4", "c2", false), ("6x5", "b1", true)] {
+            let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..spec(board, start, closed) };
+            compare(device, spec, Goal::CountAll);
+            compare(device, spec, Goal::First(7));
+        }
+    });
 }
 
 #[test]
 fn pruning_matches_the_reference_node_for_node() {
-    let mut device = board();
-    let pruned = |board: &str, start: &str, closed: bool| SearchSpec { prune: true, ..spec(board, start, closed) };
-    // Every start of 5x5, open: the same 1,728 tours, far fewer nodes.
-    let size = BoardSize::square(5);
-    let mut total = 0;
-    for start in size.squares() {
-        let spec = SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed, prune: true };
-        total += compare(&mut device, spec, Goal::CountAll).outcome.tours;
-    }
-    assert_eq!(total, 1728);
-    for (board, start, closed) in [("6x5", "a1", true), ("6x4", "b1", false), ("7x3", "a1", false), ("3x8", "a1", true)]
-    {
-        compare(&mut device, pruned(board, start, closed), Goal::CountAll);
-        compare(&mut device, pruned(board, start, closed), Goal::First(9));
-        let warnsdorff = SearchSpec { order: MoveOrder::Warnsdorff, ..pruned(board, start, closed) };
-        compare(&mut device, warnsdorff, Goal::CountAll);
-    }
-    compare(&mut device, pruned("8", "a1", false), Goal::First(3));
-    compare(&mut device, pruned("8", "d4", true), Goal::First(2));
+    on_board("pruning_matches_the_reference_node_for_node", |device| {
+        let pruned = |board: &str, start: &str, closed: bool| SearchSpec { prune: true, ..spec(board, start, closed) };
+        // Every start of 5x5, open: the same 1,728 tours, far fewer nodes.
+        let size = BoardSize::square(5);
+        let mut total = 0;
+        for start in size.squares() {
+            let spec = SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed, prune: true };
+            total += compare(device, spec, Goal::CountAll).outcome.tours;
+        }
+        assert_eq!(total, 1728);
+        for (board, start, closed) in
+            [("6x5", "a1", true), ("6x4", "b1", false), ("7x3", "a1", false), ("3x8", "a1", true)]
+        {
+            compare(device, pruned(board, start, closed), Goal::CountAll);
+            compare(device, pruned(board, start, closed), Goal::First(9));
+            let warnsdorff = SearchSpec { order: MoveOrder::Warnsdorff, ..pruned(board, start, closed) };
+            compare(device, warnsdorff, Goal::CountAll);
+        }
+        compare(device, pruned("8", "a1", false), Goal::First(3));
+        compare(device, pruned("8", "d4", true), Goal::First(2));
+    });
 }
 
 #[test]
 fn pruned_closed_6x6_count_is_the_published_one() {
-    let mut device = board();
-    // 9,862 closed tours of 6x6 (OEIS A001230), each found in both directions from a1.
-    let report = compare(&mut device, SearchSpec { prune: true, ..spec("6", "a1", true) }, Goal::CountAll);
-    assert_eq!(report.outcome.tours, 19_724);
-    // The unpruned tree has 19,431,824,959 nodes (host reference test).
-    assert!(report.outcome.nodes * 10 < 19_431_824_959, "{} nodes", report.outcome.nodes);
+    on_board("pruned_closed_6x6_count_is_the_published_one", |device| {
+        // 9,862 closed tours of 6x6 (OEIS A001230), each found in both directions from a1.
+        let report = compare(device, SearchSpec { prune: true, ..spec("6", "a1", true) }, Goal::CountAll);
+        assert_eq!(report.outcome.tours, 19_724);
+        // The unpruned tree has 19,431,824,959 nodes (host reference test).
+        assert!(report.outcome.nodes * 10 < 19_431_824_959, "{} nodes", report.outcome.nodes);
+    });
 }
 
 /// A sink that stops the search at its first progress report.
@@ -316,10 +339,28 @@ impl Sink for StopAtProgress {
 
 #[test]
 fn stopping_a_count_aborts_it_and_the_next_search_is_exact() {
-    let mut device = board();
-    let mut stop = StopAtProgress(0);
-    let report = device.search(&spec("8", "a1", true), Goal::CountAll, &mut stop).unwrap();
-    assert_eq!(report.outcome.status, Status::Aborted);
-    assert!(stop.0 > 0 && report.outcome.nodes >= stop.0, "{report:?} after progress at {}", stop.0);
-    compare(&mut device, spec("5", "b2", false), Goal::CountAll);
+    on_board("stopping_a_count_aborts_it_and_the_next_search_is_exact", |device| {
+        let mut stop = StopAtProgress(0);
+        let report = device.search(&spec("8", "a1", true), Goal::CountAll, &mut stop).unwrap();
+        assert_eq!(report.outcome.status, Status::Aborted);
+        assert!(stop.0 > 0 && report.outcome.nodes >= stop.0, "{report:?} after progress at {}", stop.0);
+        compare(device, spec("5", "b2", false), Goal::CountAll);
+    });
+}
+
+#[test]
+fn a_failing_test_keeps_the_waveform_of_its_run() {
+    let name = "a_failing_test_keeps_the_waveform_of_its_run";
+    let _ = std::fs::remove_file(common::trace_path(name));
+    let failed = std::panic::catch_unwind(|| {
+        on_board(name, |device| {
+            let report = compare(device, spec("5", "a1", false), Goal::CountAll);
+            assert_eq!(report.outcome.tours, 305, "a test that fails on purpose");
+        })
+    });
+    assert!(failed.is_err(), "the test should have failed");
+    // An FST file: its header block (type 0, 329 bytes long, from the first half clock).
+    let bytes = std::fs::read(common::trace_path(name)).unwrap();
+    assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
+    assert_eq!((bytes[0], &bytes[1..9], &bytes[9..17]), (0, &329u64.to_be_bytes()[..], &1u64.to_be_bytes()[..]));
 }

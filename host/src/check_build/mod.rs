@@ -84,9 +84,10 @@ impl CheckReport {
 }
 
 /// Checks the build of `board` in `dir` (its `build.json`, bitstream or
-/// routed netlist). `say` hears what takes time. Errors are for what stops
-/// the check from running; what the design gets wrong is in the report.
-pub fn check(board: &Board, dir: &Path, say: &mut dyn FnMut(&str)) -> Result<CheckReport> {
+/// routed netlist), writing a waveform of the run to `trace` if given.
+/// `say` hears what takes time. Errors are for what stops the check from
+/// running; what the design gets wrong is in the report.
+pub fn check(board: &Board, dir: &Path, trace: Option<&Path>, say: &mut dyn FnMut(&str)) -> Result<CheckReport> {
     let started = Instant::now();
     let report_path = dir.join("build.json");
     let text = std::fs::read_to_string(&report_path).with_context(|| {
@@ -108,10 +109,14 @@ pub fn check(board: &Board, dir: &Path, say: &mut dyn FnMut(&str)) -> Result<Che
     let mut cycles = 0;
     if netlist.pins.is_ok() {
         let name = format!("netlist-{}", board.name);
-        let model = board_sim::cached_verilog(&name, &netlist.verilog, model_build, false, say)?;
+        let model = board_sim::cached_verilog(&name, &netlist.verilog, model_build, trace.is_some(), say)?;
+        let mut simulated = SimulatedBoard::on(model);
+        if let Some(path) = trace {
+            simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
+        }
         say("conversation with the netlist");
         let name = format!("the {} build's netlist (Verilator, {:.4} MHz)", board.name, netlist.clock_hz / 1e6);
-        cycles = converse(&build, SimTransport::named(SimulatedBoard::on(model), name), &mut steps);
+        cycles = converse(&build, SimTransport::named(simulated, name), &mut steps);
     }
     Ok(CheckReport {
         board: board.name.clone(),

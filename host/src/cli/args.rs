@@ -98,6 +98,10 @@ pub enum Command {
         /// The build's directory [default: build/NAME].
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// Write a waveform of every signal of the netlist's run (FST, for
+        /// GTKWave or Surfer); its traced model is made on first use.
+        #[arg(long, value_name = "FILE.fst")]
+        trace: Option<PathBuf>,
     },
     /// List the boards' builds (the names --board takes): each one's part
     /// (the board with one FPGA; a part may have several builds) and what

@@ -47,7 +47,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         #[cfg(all(feature = "sim", feature = "fpga"))]
         Command::FuzzLink { streams, seed } => sim::fuzz_link(streams, seed, out),
         #[cfg(all(feature = "sim", feature = "fpga"))]
-        Command::CheckBuild { board, dir } => sim::check_build(&board, dir, out),
+        Command::CheckBuild { board, dir, trace } => sim::check_build(&board, dir, trace.as_deref(), out),
         #[cfg(not(all(feature = "sim", feature = "fpga")))]
         Command::CheckBuild { .. } => Err(unavailable(if cfg!(feature = "sim") { "fpga" } else { "sim" })),
         #[cfg(not(all(feature = "sim", feature = "fpga")))]

@@ -127,10 +127,15 @@ pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {
 /// `knights check-build`: the built board's netlist in a conversation; the
 /// report on stdout, an error (exit status 1) when a step failed.
 #[cfg(feature = "fpga")]
-pub fn check_build(name: &str, dir: Option<std::path::PathBuf>, out: &mut dyn Write) -> Result<()> {
+pub fn check_build(
+    name: &str,
+    dir: Option<std::path::PathBuf>,
+    trace: Option<&std::path::Path>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let board = knights::boards::find(name)?;
     let dir = dir.unwrap_or_else(|| std::path::Path::new(knights::build_report::BUILD_ROOT).join(name));
-    let report = knights::check_build::check(&board, &dir, &mut |line| eprintln!("{line}"))?;
+    let report = knights::check_build::check(&board, &dir, trace, &mut |line| eprintln!("{line}"))?;
     write!(out, "{}", report.text())?;
     if !report.passed() {
         anyhow::bail!("the {name} build differs from what it was built to be (see above)");
