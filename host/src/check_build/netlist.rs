@@ -71,31 +71,31 @@ fn ice40(board: &Board, dir: &Path) -> Result<Netlist> {
     let pcf = work.join("board-file.pcf");
     std::fs::write(&pcf, board.constraints()).with_context(|| format!("cannot write {}", pcf.display()))?;
     let mut command = Command::new("icebox_vlog");
-    command.args(["-s", "-n", "knights_board", "-p"]).arg(&pcf).arg(&asc);
+    // The package names the pins (`-d`); without it icebox_vlog assumes one.
+    command.args(["-s", "-n", "knights_board", "-d", &board.part.package, "-p"]).arg(&pcf).arg(&asc);
     let text = run_tool(&mut command, "install IceStorm (Debian fpga-icestorm; scripts/setup.sh does)")?;
-    if text.contains("SB_PLL40") {
-        bail!(
-            "the {} build configures the iCE40 PLL, which `knights check-build` does not model yet; \
-             it checks iCE40 builds that run at the oscillator's clock",
-            board.name
-        );
-    }
+    let (clock_hz, clock_note) = ice40_clock(board, &text)?;
     let pins = Pins::named_by_constraints();
     let checked = pins.check(board, &ice40_port_directions(&text));
     let design = undeclare_ports(&text);
     let library = std::fs::read_to_string(yosys_share("yosys")?.join("ice40").join("cells_sim.v"))
         .context("cannot read yosys's iCE40 cell models")?;
+    // yosys's PLL is a black box: ICE40_PLL passes the clock through (the
+    // simulator's clock is the PLL's output, derived above).
+    let library = without_module(&library, "SB_PLL40_CORE");
     // Verilator takes no default values on ports; icebox_vlog connects
     // every RAM port, so none is needed.
     let verilog = match &checked {
-        Ok(_) => format!("`define NO_ICE40_DEFAULT_ASSIGNMENTS\n{}\n{design}\n{library}", shim_top(board, &pins)),
+        Ok(_) => format!(
+            "`define NO_ICE40_DEFAULT_ASSIGNMENTS\n{}\n{design}\n{library}\n{ICE40_PLL}",
+            shim_top(board, &pins)
+        ),
         Err(_) => String::new(),
     };
-    let clock_hz = board.part.clock.hz as f64;
     Ok(Netlist {
         verilog,
         clock_hz,
-        clock_note: format!("{} MHz from the oscillator, no PLL", clock_hz / 1e6),
+        clock_note,
         source: format!("the bitstream {} (icebox_vlog)", asc.display()),
         pins: checked,
     })
@@ -110,6 +110,70 @@ fn ice40_port_directions(text: &str) -> BTreeMap<String, String> {
         .filter_map(|port| port.trim().split_once(' '))
         .map(|(direction, name)| (name.trim().to_string(), direction.to_string()))
         .collect()
+}
+
+/// The iCE40 PLL in the form knights builds use (`SB_PLL40_CORE`, simple
+/// feedback), passing its reference clock through.
+const ICE40_PLL: &str = "module SB_PLL40_CORE(input REFERENCECLK, output PLLOUTCORE, output PLLOUTGLOBAL,
+    input EXTFEEDBACK, input [7:0] DYNAMICDELAY, output LOCK, input BYPASS, input RESETB,
+    input LATCHINPUTVALUE, output SDO, input SDI, input SCLK);
+    parameter FEEDBACK_PATH = \"SIMPLE\";
+    parameter DELAY_ADJUSTMENT_MODE_FEEDBACK = \"FIXED\";
+    parameter DELAY_ADJUSTMENT_MODE_RELATIVE = \"FIXED\";
+    parameter SHIFTREG_DIV_MODE = 1'b0;
+    parameter FDA_FEEDBACK = 4'b0000;
+    parameter FDA_RELATIVE = 4'b0000;
+    parameter PLLOUT_SELECT = \"GENCLK\";
+    parameter DIVR = 4'b0000;
+    parameter DIVF = 7'b0000000;
+    parameter DIVQ = 3'b000;
+    parameter FILTER_RANGE = 3'b000;
+    parameter ENABLE_ICEGATE = 1'b0;
+    parameter TEST_MODE = 1'b0;
+    parameter EXTERNAL_DIVIDE_FACTOR = 1;
+    assign PLLOUTCORE = REFERENCECLK;
+    assign PLLOUTGLOBAL = REFERENCECLK;
+    assign LOCK = 1'b1;
+    assign SDO = 1'b0;
+endmodule
+";
+
+/// The design clock: the oscillator, or what the bitstream's PLL makes of
+/// it (simple feedback: in × (DIVF + 1) / ((DIVR + 1) × 2^DIVQ)).
+fn ice40_clock(board: &Board, text: &str) -> Result<(f64, String)> {
+    let oscillator = board.part.clock.hz as f64;
+    let plls = text.matches("SB_PLL40").count();
+    if plls == 0 {
+        return Ok((oscillator, format!("{} MHz from the oscillator, no PLL", oscillator / 1e6)));
+    }
+    if plls > 1 || !text.contains("SB_PLL40_CORE #(") || !text.contains(".FEEDBACK_PATH(\"SIMPLE\")") {
+        bail!("the bitstream's PLL is not one SB_PLL40_CORE in simple feedback, which the check models");
+    }
+    // icebox_vlog writes each divider as `.DIVR(4'b0000),`.
+    let divider = |name: &str| -> Result<u32> {
+        let start = text.find(&format!(".{name}(")).ok_or_else(|| anyhow!("the PLL has no {name}"))? + name.len() + 2;
+        let value = &text[start..].split(')').next().unwrap_or_default();
+        let bits = value.split_once("'b").map_or("", |(_, bits)| bits);
+        u32::from_str_radix(bits, 2).map_err(|_| anyhow!("the PLL's {name} is {value:?}"))
+    };
+    let (divr, divf, divq) = (divider("DIVR")?, divider("DIVF")?, divider("DIVQ")?);
+    let hz = oscillator * f64::from(divf + 1) / (f64::from(divr + 1) * f64::from(1u32 << divq));
+    let note = format!(
+        "{:.4} MHz: the {} MHz oscillator through the PLL (DIVR {divr}, DIVF {divf}, DIVQ {divq})",
+        hz / 1e6,
+        oscillator / 1e6
+    );
+    Ok((hz, note))
+}
+
+/// `text` without the module called `name` (and what comes between it and
+/// the module before).
+fn without_module(text: &str, name: &str) -> String {
+    let header = format!("module {name} (");
+    let Some(start) = text.find(&header) else { return text.to_string() };
+    let start = text[..start].rfind("endmodule").map_or(0, |end| end + "endmodule".len());
+    let end = text[start..].find("endmodule").map_or(text.len(), |end| start + end + "endmodule".len());
+    format!("{}{}", &text[..start], &text[end..])
 }
 
 /// icebox_vlog declares the module's ports again as wires, which Verilator
@@ -502,6 +566,24 @@ mod tests {
             undeclare_ports(text),
             "module knights_board (input clock_pin, output uart_tx_pin);\nwire n1, n3;\nassign n1 = n3;\n"
         );
+    }
+
+    #[test]
+    fn the_ice40_pll_clock_comes_from_its_dividers() {
+        let board = crate::boards::find("alchitry-cu").unwrap();
+        let text = "SB_PLL40_CORE #(\n  .FEEDBACK_PATH(\"SIMPLE\"),\n  .DIVR(4'b0000),\n  .DIVF(7'b0000111),\n  .DIVQ(3'b101),\n";
+        let (hz, note) = ice40_clock(&board, text).unwrap();
+        assert_eq!(hz, 25e6, "100 MHz × 8 / 32");
+        assert!(note.contains("DIVR 0, DIVF 7, DIVQ 5"), "{note}");
+        assert_eq!(ice40_clock(&board, "module chip (); endmodule").unwrap().0, 100e6);
+    }
+
+    #[test]
+    fn a_module_is_taken_out_with_nothing_else() {
+        let text =
+            "module A (input x);\nendmodule\n(* blackbox *)\nmodule B (input y);\nendmodule\nmodule C ();\nendmodule\n";
+        assert_eq!(without_module(text, "B"), "module A (input x);\nendmodule\nmodule C ();\nendmodule\n");
+        assert_eq!(without_module(text, "D"), text);
     }
 
     #[test]
