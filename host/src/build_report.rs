@@ -70,6 +70,17 @@ pub struct BuildReport {
 }
 
 /// Reports written before the `warnsdorff` field existed were all built with it.
+impl BuildReport {
+    /// The report in build directory `dir` (its `build.json`).
+    pub fn read(dir: &Path) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let path = dir.join("build.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("no build report at {}: run knights build first", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("{} is not a build report", path.display()))
+    }
+}
+
 fn built_in() -> bool {
     true
 }

@@ -26,7 +26,7 @@ use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square, Status};
 /// again on a traced model of the same build, and its waveform kept
 /// (`common::keep_trace_on_failure`).
 fn on_board(name: &str, test: impl Fn(&mut LinkedDevice<SimTransport>)) {
-    keep_trace_on_failure(name, SimTransport::new, |transport| {
+    keep_trace_on_failure(name, |transport| {
         test(&mut LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap())
     });
 }

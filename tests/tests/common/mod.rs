@@ -13,26 +13,22 @@ pub fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
     Searcher::new(spec).unwrap().tours(goal)
 }
 
-/// Runs `test` on a simulated board's transport from `untraced`; if it
-/// fails, runs it again on a traced model of the default build (the
-/// simulation is deterministic, so the run repeats) and keeps its waveform
-/// in `target/tmp/traces/NAME.fst` for GTKWave or Surfer, then fails as the
-/// first run did, saying where the waveform is. The traced model is made
-/// only when a test fails.
-pub fn keep_trace_on_failure(
-    name: &str,
-    untraced: impl Fn() -> knights::transport::SimTransport,
-    test: impl Fn(knights::transport::SimTransport),
-) {
+/// Runs `test` on the default simulated board; if it fails, runs it again
+/// on a traced model of the same build (the simulation is deterministic, so
+/// the run repeats) and keeps its waveform in `target/tmp/traces/NAME.fst`
+/// for GTKWave or Surfer, then fails as the first run did, saying where the
+/// waveform is. The traced model is made only when a test fails.
+pub fn keep_trace_on_failure(name: &str, test: impl Fn(knights::transport::SimTransport)) {
+    use knights::transport::SimTransport;
     use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-    let Err(failure) = catch_unwind(AssertUnwindSafe(|| test(untraced()))) else { return };
+    let Err(failure) = catch_unwind(AssertUnwindSafe(|| test(SimTransport::new()))) else { return };
     let path = trace_path(name);
-    let traced = || -> Result<knights::transport::SimTransport, String> {
+    let traced = || -> Result<SimTransport, String> {
         std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
         let model = knights::board_sim::default_traced(&mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
         let mut board = knights_sim::SimulatedBoard::on(model);
         board.trace_to(&path)?;
-        Ok(knights::transport::SimTransport::on(board))
+        Ok(SimTransport::on(board))
     };
     match traced() {
         Ok(transport) => {
