@@ -136,9 +136,40 @@ pub enum DeviceError {
     /// or its threads could not start).
     #[error("the CPU reference search failed")]
     Reference(#[source] anyhow::Error),
+    #[error("job {id} cannot run: {reason}")]
+    BadJob { id: u32, reason: String },
+    #[error(
+        "every device failed with {left} job{} of the count left ({}): reconnect or reset the boards and count again",
+        if *left == 1 { "" } else { "s" },
+        failures.join("; ")
+    )]
+    DevicesLost { left: usize, failures: Vec<String> },
 }
 
 impl DeviceError {
+    /// The device failed (its link, or what it answered), as opposed to the
+    /// request: another device may well run the same request.
+    pub fn is_the_device(&self) -> bool {
+        matches!(
+            self,
+            DeviceError::LinkLost { .. }
+                | DeviceError::NoAnswer { .. }
+                | DeviceError::DirtyLine { .. }
+                | DeviceError::Timeout { .. }
+                | DeviceError::Malformed(_)
+                | DeviceError::Busy { .. }
+                | DeviceError::Failed { .. }
+                | DeviceError::UnknownStatus { .. }
+                | DeviceError::ToursLost { .. }
+                | DeviceError::MixedStreams { .. }
+                | DeviceError::InvalidTour { .. }
+                | DeviceError::DuplicateTour { .. }
+                | DeviceError::InvalidSolution { .. }
+                | DeviceError::DuplicateSolution { .. }
+                | DeviceError::ToursMissing { .. }
+        )
+    }
+
     /// The request was wrong for the device, as opposed to a failure while
     /// running it: the same request fails the same way every time.
     pub fn is_bad_request(&self) -> bool {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::{Device, EngineFigures, Problem, QueensSink};
 use crate::error::DeviceError;
+use crate::jobs::{self, DeviceFailure, Tally};
 use crate::link::LinkFigures;
 use crate::queens::{check_solution, count_plan, QueensSpec, WeightedPart};
 use crate::search::{Flow, Goal, Status};
@@ -163,6 +164,90 @@ pub fn run(
     answer.solutions = sink.solutions;
     answer.elapsed = started.elapsed();
     Ok(answer)
+}
+
+/// Counts the solutions of one part of a board (`spec`'s first-rank files)
+/// on `device`: a job of a count that several devices share.
+pub fn count_part(
+    device: &mut dyn Device,
+    spec: &QueensSpec,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    check_query(device, &QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false })?;
+    let started = Instant::now();
+    let mut sink = Checked {
+        n: spec.n,
+        solutions: Vec::new(),
+        seen: HashSet::new(),
+        nodes_before: 0,
+        solutions_before: 0,
+        weight: 1,
+        progress,
+    };
+    let report = device.queens(spec, Goal::CountAll, &mut sink)?;
+    let part = WeightedPart { spec: spec.clone(), weight: 1 };
+    Ok(QueensAnswer {
+        query: QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false },
+        device: device.name(),
+        solutions: Vec::new(),
+        solution_count: report.outcome.tours,
+        nodes: report.outcome.nodes,
+        status: report.outcome.status,
+        parts: vec![PartCount { part, solutions: report.outcome.tours, nodes: report.outcome.nodes }],
+        cycles: report.cycles,
+        engines: report.engines,
+        link: report.link,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// A count shared by several devices, and the devices it dropped.
+#[derive(Clone, Debug)]
+pub struct SharedQueens {
+    pub answer: QueensAnswer,
+    pub failures: Vec<DeviceFailure>,
+}
+
+/// Counts `query`'s solutions (its goal must be a count) with `devices`
+/// sharing its jobs, a file of the first rank's queen each
+/// ([`jobs::queens_jobs`]).
+pub fn count_shared(
+    devices: Vec<Box<dyn Device + Send>>,
+    query: QueensQuery,
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+) -> Result<SharedQueens, DeviceError> {
+    assert_eq!(query.goal, Goal::CountAll, "only counts are shared");
+    let first = devices.first().expect("at least one device");
+    check_query(first.as_ref(), &query)?;
+    let device = first.name();
+    let jobs = jobs::queens_jobs(query.n, query.mirror).expect("N was checked above");
+    let shared = jobs::share(devices, &jobs, progress)?;
+    let mut parts = Vec::new();
+    for job in &jobs {
+        let (Some(result), jobs::Task::Queens { n, from, to }) = (shared.results.get(&job.id), &job.task) else {
+            continue;
+        };
+        let spec = QueensSpec::new(*n, *from..*to).expect("planned parts are valid");
+        parts.push(PartCount {
+            part: WeightedPart { spec, weight: job.weight },
+            solutions: result.count,
+            nodes: result.nodes,
+        });
+    }
+    let answer = QueensAnswer {
+        query,
+        device,
+        solutions: Vec::new(),
+        solution_count: shared.count(&jobs),
+        nodes: shared.nodes(),
+        status: shared.status,
+        parts,
+        cycles: shared.results.values().map(|r| r.cycles).sum(),
+        engines: None,
+        link: None,
+        elapsed: shared.elapsed,
+    };
+    Ok(SharedQueens { answer, failures: shared.failures })
 }
 
 #[cfg(test)]

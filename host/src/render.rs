@@ -174,7 +174,7 @@ pub fn whole_board_text(whole: &WholeBoard) -> String {
         whole.classes.len(),
         spec.order,
         if spec.prune { ", pruned" } else { "" },
-        whole.device,
+        whole.device(),
         whole.nodes(),
         seconds
     );
@@ -194,8 +194,8 @@ pub fn whole_board_text(whole: &WholeBoard) -> String {
             class.start.to_string(),
             class.weight,
             if class.weight == 1 { "" } else { "s" },
-            class.answer.tour_count,
-            class.answer.nodes
+            class.result.count,
+            class.result.nodes
         )
         .unwrap();
     }
@@ -213,11 +213,12 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
             json!({
                 "start": c.start.to_string(),
                 "weight": c.weight,
-                "tours": c.answer.tour_count,
-                "nodes": c.answer.nodes,
-                "cycles": c.answer.cycles,
-                "engine_seconds": engine_seconds(&c.answer),
-                "elapsed_seconds": c.answer.elapsed.as_secs_f64(),
+                "tours": c.result.count,
+                "nodes": c.result.nodes,
+                "cycles": c.result.cycles,
+                "engine_seconds": c.result.engine_seconds,
+                "elapsed_seconds": c.result.elapsed_seconds,
+                "device": c.result.device,
             })
         })
         .collect();
@@ -229,14 +230,16 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
         "closed": spec.closed,
         "order": spec.order,
         "prune": spec.prune,
-        "device": whole.device,
+        "device": whole.device(),
+        "devices": whole.devices.len(),
+        "failed_devices": whole.failures,
         "mode": "count",
         "status": whole.status,
         "tours": whole.tour_count(),
         "tour_count": whole.tour_count(),
         "nodes": whole.nodes(),
         "cycles": whole.cycles(),
-        "engine_seconds": whole.classes.iter().map(|c| engine_seconds(&c.answer)).sum::<Option<f64>>(),
+        "engine_seconds": whole.classes.iter().map(|c| c.result.engine_seconds).sum::<Option<f64>>(),
         "elapsed_seconds": whole.elapsed.as_secs_f64(),
         "impossible": whole.impossible(),
         "classes": classes,
@@ -246,6 +249,12 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
 /// The engine's search time at the device's clock, modelled from its cycle
 /// count (for the simulated board, the time the real board would take).
 pub fn engine_seconds(answer: &Answer) -> Option<f64> {
+    device_seconds(answer.cycles, answer.link)
+}
+
+/// The N-Queens solvers' search time at the device's clock (as
+/// [`engine_seconds`]).
+pub fn queens_engine_seconds(answer: &QueensAnswer) -> Option<f64> {
     device_seconds(answer.cycles, answer.link)
 }
 

@@ -1,16 +1,17 @@
 //! Counting the tours from every start square of a board: one count per
 //! class of start squares that the board's symmetries make equivalent
-//! (`knights_model::symmetry`), each weighted by its class's size. Each
-//! class's count runs on the device as any count does (its engines share
-//! it), and is checked the same way.
+//! (`knights_model::symmetry`), each weighted by its class's size. The
+//! classes are the count's jobs ([`jobs::whole_board_jobs`]): one device
+//! counts them in turn (its engines sharing each), several devices share
+//! them ([`jobs::share`]), and each class's count is checked as any count is.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::device::Device;
 use crate::error::DeviceError;
-use crate::query::{self, Answer, Query};
+use crate::jobs::{self, DeviceFailure, JobResult, Tally};
+use crate::query::{check_query, Query};
 use crate::search::{Flow, Goal, SearchSpec, Status};
-use crate::symmetry::start_classes;
 use crate::Square;
 
 /// One class of start squares and its count.
@@ -19,7 +20,7 @@ pub struct ClassCount {
     /// The square searched, and how many squares the class has.
     pub start: Square,
     pub weight: u64,
-    pub answer: Answer,
+    pub result: JobResult,
 }
 
 /// The tours from every start square.
@@ -27,66 +28,79 @@ pub struct ClassCount {
 pub struct WholeBoard {
     /// The search, its start square aside.
     pub spec: SearchSpec,
-    pub device: &'static str,
+    /// The devices that counted (their names, one each).
+    pub devices: Vec<&'static str>,
     /// The classes counted, in order; fewer than the board has when the
     /// count was stopped.
     pub classes: Vec<ClassCount>,
     pub status: Status,
+    /// Devices dropped during the count (their jobs went to the others).
+    pub failures: Vec<DeviceFailure>,
     pub elapsed: Duration,
 }
 
 impl WholeBoard {
     /// Tours from every start square: each class's count times its size.
     pub fn tour_count(&self) -> u64 {
-        self.classes.iter().map(|c| c.weight * c.answer.tour_count).sum()
+        self.classes.iter().map(|c| c.weight * c.result.count).sum()
     }
 
     /// Nodes searched (each class once).
     pub fn nodes(&self) -> u64 {
-        self.classes.iter().map(|c| c.answer.nodes).sum()
+        self.classes.iter().map(|c| c.result.nodes).sum()
     }
 
     /// Engine clock cycles, from devices that count them.
     pub fn cycles(&self) -> Option<u64> {
-        self.classes.iter().map(|c| c.answer.cycles).sum()
+        self.classes.iter().map(|c| c.result.cycles).sum()
     }
 
     /// Why no tour of this kind exists on the board, when known without searching.
     pub fn impossible(&self) -> Option<&'static str> {
-        self.classes.first().and_then(|c| c.answer.impossible)
+        self.spec.closed.then(|| self.spec.board.closed_tour_obstruction()).flatten()
+    }
+
+    /// The devices, as one name ("sim", or "3 × board").
+    pub fn device(&self) -> String {
+        match self.devices.as_slice() {
+            [one] => one.to_string(),
+            [first, rest @ ..] if rest.iter().all(|d| d == first) => format!("{} × {first}", self.devices.len()),
+            several => several.join(" + "),
+        }
     }
 }
 
 /// Counts the tours of `spec` (its start square ignored) from every start
-/// square on `device`. `progress` sees running totals (nodes searched, tours
-/// weighted) and may stop the count.
+/// square, the classes shared by `devices`. `progress` sees running totals
+/// (tours weighted) and may stop the count.
 pub fn count_every_start(
-    device: &mut dyn Device,
+    devices: Vec<Box<dyn Device + Send>>,
     spec: SearchSpec,
-    progress: &mut dyn FnMut(u64, u64) -> Flow,
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
 ) -> Result<WholeBoard, DeviceError> {
-    let started = Instant::now();
     let mut whole = WholeBoard {
         spec,
-        device: device.name(),
+        devices: devices.iter().map(|d| d.name()).collect(),
         classes: Vec::new(),
         status: Status::Exhausted,
+        failures: Vec::new(),
         elapsed: Duration::ZERO,
     };
-    for class in start_classes(spec.board) {
-        let (nodes_before, tours_before) = (whole.nodes(), whole.tour_count());
-        let query = Query { spec: SearchSpec { start: class.start, ..spec }, goal: Goal::CountAll };
-        let answer = query::run(device, query, &mut |nodes, tours| {
-            progress(nodes_before + nodes, tours_before + class.weight * tours)
-        })?;
-        let stopped = answer.status == Status::Aborted;
-        whole.classes.push(ClassCount { start: class.start, weight: class.weight, answer });
-        if stopped {
-            whole.status = Status::Aborted;
-            break;
+    let jobs = jobs::whole_board_jobs(&spec);
+    if whole.impossible().is_some() {
+        // Still refuse what the device would (a board past its build).
+        let device = devices.first().expect("at least one device");
+        check_query(device.as_ref(), &Query { spec, goal: Goal::CountAll })?;
+        return Ok(whole);
+    }
+    let shared = jobs::share(devices, &jobs, progress)?;
+    for job in &jobs {
+        if let Some(result) = shared.results.get(&job.id) {
+            let start = job.task.search_spec().expect("tours jobs").start;
+            whole.classes.push(ClassCount { start, weight: job.weight, result: result.clone() });
         }
     }
-    whole.elapsed = started.elapsed();
+    (whole.status, whole.failures, whole.elapsed) = (shared.status, shared.failures, shared.elapsed);
     Ok(whole)
 }
 
@@ -109,17 +123,17 @@ mod tests {
 
     #[test]
     fn the_cpu_counts_the_published_whole_board_totals() {
-        let mut cpu = CpuDevice { threads: 1 };
+        let cpu = || vec![Box::new(CpuDevice { threads: 1 }) as Box<dyn Device + Send>];
         // OEIS A165134: 1,728 open tours of the 5×5 board, from every square.
-        let open = count_every_start(&mut cpu, spec(5, false), &mut |_, _| Flow::Continue).unwrap();
+        let open = count_every_start(cpu(), spec(5, false), &|_| Flow::Continue).unwrap();
         assert_eq!((open.tour_count(), open.classes.len(), open.status), (1728, 6, Status::Exhausted));
         assert_eq!(open.classes.iter().map(|c| c.weight).sum::<u64>(), 25);
         // And 6,637,920 of the 6×6 board (a few seconds on every core).
-        let mut cores = CpuDevice::all_cores();
-        let six = count_every_start(&mut cores, spec(6, false), &mut |_, _| Flow::Continue).unwrap();
+        let cores: Box<dyn Device + Send> = Box::new(CpuDevice::all_cores());
+        let six = count_every_start(vec![cores], spec(6, false), &|_| Flow::Continue).unwrap();
         assert_eq!(six.tour_count(), 6_637_920);
         // No closed tour on an odd board: nothing is searched.
-        let closed = count_every_start(&mut cpu, spec(5, true), &mut |_, _| Flow::Continue).unwrap();
+        let closed = count_every_start(cpu(), spec(5, true), &|_| Flow::Continue).unwrap();
         assert_eq!((closed.tour_count(), closed.nodes()), (0, 0));
         assert!(closed.impossible().is_some());
     }
@@ -149,12 +163,12 @@ mod tests {
 
     #[test]
     fn classes_are_weighted_and_a_stopped_count_keeps_what_it_counted() {
-        let mut device = Scripted { searches: 0, stop_at: 0 };
-        let whole = count_every_start(&mut device, spec(6, false), &mut |_, _| Flow::Continue).unwrap();
+        let scripted = |stop_at| vec![Box::new(Scripted { searches: 0, stop_at }) as Box<dyn Device + Send>];
+        let whole = count_every_start(scripted(0), spec(6, false), &|_| Flow::Continue).unwrap();
         // 6×6: six classes (4 + 4 + 4 + 8 + 8 + 8 squares).
         assert_eq!((whole.classes.len(), whole.tour_count(), whole.nodes()), (6, 360, 600));
-        let mut device = Scripted { searches: 0, stop_at: 2 };
-        let stopped = count_every_start(&mut device, spec(6, false), &mut |_, _| Flow::Continue).unwrap();
-        assert_eq!((stopped.status, stopped.classes.len(), stopped.nodes()), (Status::Aborted, 2, 200));
+        // The class stopped part way is not kept: its count is not whole.
+        let stopped = count_every_start(scripted(2), spec(6, false), &|_| Flow::Continue).unwrap();
+        assert_eq!((stopped.status, stopped.classes.len(), stopped.nodes()), (Status::Aborted, 1, 100));
     }
 }

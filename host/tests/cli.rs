@@ -113,6 +113,29 @@ fn the_simulated_board_counts_from_every_start_square() {
     assert!(json["cycles"].as_u64().unwrap() > 0);
 }
 
+/// Several simulated boards share a count's jobs; `--progress json` writes
+/// a line of totals as they come, the last one the whole count's.
+#[cfg(feature = "sim")]
+#[test]
+fn several_simulated_boards_share_counts_and_report_progress_as_json() {
+    let output = knights("count --size 5 --start all --device sim --boards 3 --format json --progress json");
+    let json = stdout_json(&output);
+    let cpu = stdout_json(&knights("count --size 5 --start all --device cpu --format json"));
+    assert_eq!((json["tour_count"].as_u64(), &json["nodes"]), (Some(1728), &cpu["nodes"]));
+    assert_eq!((json["devices"].as_u64(), json["device"].as_str()), (Some(3), Some("3 × sim")));
+    let lines: Vec<Value> = stderr(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let last = lines.last().expect("at least the final totals");
+    assert_eq!(
+        (last["jobs_done"].as_u64(), last["jobs"].as_u64(), last["found"].as_u64()),
+        (Some(6), Some(6), Some(1728))
+    );
+    // N-Queens: a job per file of the first queen.
+    let queens = stdout_json(&knights("queens -n 10 --count --device sim --boards 2 --format json"));
+    assert_eq!((queens["solution_count"].as_u64(), queens["parts"].as_array().map(Vec::len)), (Some(724), Some(5)));
+    let one = stdout_json(&knights("queens -n 10 --count --device cpu --format json"));
+    assert_eq!(queens["nodes"], one["nodes"]);
+}
+
 #[cfg(feature = "sim")]
 #[test]
 fn solve_shows_a_numbered_board_and_the_moves() {
@@ -222,6 +245,11 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ("queens -n 8 --count --limit 3", "cannot be used with"),
         ("queens -n 8 --count --format svg", "no solution to draw"),
         ("queens -n 8 --limit 0 --device cpu", "--limit must be at least 1"),
+        ("solve --size 5 --boards 2", "2 devices were given, but this search runs on one"),
+        ("count --size 5 --boards 2", "this search runs on one: several devices share the jobs of"),
+        ("count --size 5 --start all --device cpu --boards 2", "--boards and --trace are for the simulated board"),
+        ("count --size 5 --port /dev/null --all-ports", "cannot be used with"),
+        ("count --size 5 --progress loud", "invalid value 'loud'"),
     ] {
         let output = knights(args);
         assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));

@@ -11,7 +11,7 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-use knights::device::Device;
+use knights::device::{CpuDevice, Device};
 use knights::error::DeviceError;
 use knights::link::LinkedDevice;
 use knights::proto::{Command, SolveRequest};
@@ -19,6 +19,7 @@ use knights::query::{self, Query};
 use knights::search::{Flow, TourList};
 use knights::transport::Transport;
 use knights::transport::{serve_simulated_board, SerialTransport};
+use knights::whole_board;
 use knights::{Goal, SearchSpec, Searcher, Status};
 use knights_sim::SimulatedBoard;
 use serialport::SerialPort;
@@ -149,4 +150,35 @@ fn a_vanished_board_is_a_clear_error() {
     assert!(matches!(error, DeviceError::LinkLost { .. } | DeviceError::Timeout { .. }), "{error}");
     let message = error.to_string();
     assert!(message.contains("unplugged"), "{message}");
+}
+
+/// Three boards share the count of every 6×6 tour; one of them is unplugged
+/// (its pseudo-terminal closed) once the first job is done, and its job
+/// goes to the other two: the total and the nodes are the one-device count's.
+#[test]
+fn three_boards_share_a_count_and_one_unplugged_mid_count_loses_nothing() {
+    let served: Vec<Served> = (0..3).map(|_| Served::start()).collect();
+    let devices: Vec<Box<dyn Device + Send>> = served
+        .iter()
+        .map(|s| {
+            let port = SerialTransport::open(&s.path, 3_000_000).unwrap();
+            Box::new(LinkedDevice::connect("board", port, Duration::from_secs(60)).unwrap()) as Box<dyn Device + Send>
+        })
+        .collect();
+    let unplugged = &served[1].running;
+    let spec = SearchSpec { prune: true, ..spec("6", "a1", false) };
+    let whole = whole_board::count_every_start(devices, spec, &|tally| {
+        if tally.jobs_done >= 1 {
+            unplugged.store(false, Ordering::Relaxed);
+        }
+        Flow::Continue
+    })
+    .unwrap();
+    assert_eq!((whole.tour_count(), whole.classes.len(), whole.status), (6_637_920, 6, Status::Exhausted));
+    let cpu =
+        whole_board::count_every_start(vec![Box::new(CpuDevice::all_cores())], spec, &|_| Flow::Continue).unwrap();
+    assert_eq!(whole.nodes(), cpu.nodes());
+    assert_eq!(whole.failures.len(), 1, "{:?}", whole.failures);
+    assert_eq!(whole.failures[0].device, 1);
+    assert!(whole.classes.iter().all(|c| c.result.device == "board"));
 }

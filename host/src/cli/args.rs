@@ -38,6 +38,8 @@ pub enum Command {
         search: SearchArgs,
         #[command(flatten)]
         device: DeviceArgs,
+        #[command(flatten)]
+        progress: ProgressArgs,
         /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -62,6 +64,8 @@ pub enum Command {
         no_symmetry: bool,
         #[command(flatten)]
         device: DeviceArgs,
+        #[command(flatten)]
+        progress: ProgressArgs,
         /// Output format; svg draws the first solution.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -302,9 +306,18 @@ pub struct DeviceArgs {
     #[arg(long, value_enum)]
     pub device: Option<DeviceKind>,
     /// Serial port of the board (e.g. /dev/ttyUSB1); found automatically
-    /// when exactly one USB serial port exists.
+    /// when exactly one USB serial port exists. Given several times, the
+    /// boards share a count's jobs (`count --start all`, `queens --count`).
     #[arg(long, short = 'p', env = "KNIGHTS_PORT", value_name = "PATH")]
-    pub port: Option<String>,
+    pub port: Vec<String>,
+    /// With the board device: every USB serial port's board shares the
+    /// count's jobs.
+    #[arg(long, conflicts_with = "port")]
+    pub all_ports: bool,
+    /// With the sim device: this many simulated boards share the count's
+    /// jobs, each its own model on its own thread.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub boards: u8,
     /// Baud rate of the board's UART (the bitstream's build setting).
     #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
     pub baud: u32,
@@ -340,6 +353,23 @@ pub struct DeviceArgs {
     /// on first use and cached; it runs slower, so keep the search small.
     #[arg(long, value_name = "FILE.fst")]
     pub trace: Option<std::path::PathBuf>,
+}
+
+/// How a long search shows its progress.
+#[derive(Debug, Args)]
+pub struct ProgressArgs {
+    /// `bar`: a line on stderr when it is a terminal (jobs done, nodes/s,
+    /// ETA); `json`: a JSON object per line on stderr about every second,
+    /// for schedulers and scripts; `none`.
+    #[arg(long, value_enum, default_value_t = ProgressKind::Bar, value_name = "KIND")]
+    pub progress: ProgressKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProgressKind {
+    Bar,
+    Json,
+    None,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

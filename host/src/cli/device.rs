@@ -14,22 +14,37 @@ use super::args::{DeviceArgs, DeviceKind};
 impl DeviceArgs {
     /// Connects to the device for knight's tours; its errors are explained
     /// by the caller.
-    pub fn open(&self) -> Result<Box<dyn Device>> {
+    pub fn open(&self) -> Result<Box<dyn Device + Send>> {
         self.open_for(Problem::Tours)
     }
 
-    /// Connects to the device for `problem`: the default simulated board is
-    /// that problem's.
-    pub fn open_for(&self, problem: Problem) -> Result<Box<dyn Device>> {
-        let kind = match (self.device, &self.port) {
-            (None, Some(_)) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
-            (Some(kind), Some(_)) => {
+    /// Connects to the one device for `problem`: the default simulated
+    /// board is that problem's.
+    pub fn open_for(&self, problem: Problem) -> Result<Box<dyn Device + Send>> {
+        let mut devices = self.open_all(problem)?;
+        if devices.len() > 1 {
+            return Err(UsageError(format!(
+                "{} devices were given, but this search runs on one: several devices share the jobs of `knights count --start all` and `knights queens --count`",
+                devices.len()
+            ))
+            .into());
+        }
+        Ok(devices.remove(0))
+    }
+
+    /// Connects to every device given (`--port` several times,
+    /// `--all-ports`, `--boards N`), for a count whose jobs they share.
+    pub fn open_all(&self, problem: Problem) -> Result<Vec<Box<dyn Device + Send>>> {
+        let ports_given = !self.port.is_empty() || self.all_ports;
+        let kind = match (self.device, ports_given) {
+            (None, true) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
+            (Some(kind), true) => {
                 return Err(UsageError(format!(
-                    "--port names a board's serial port, but --device is {kind:?}: drop one of them"
+                    "--port and --all-ports name boards' serial ports, but --device is {kind:?}: drop one of them"
                 ))
                 .into())
             }
-            (kind, None) => kind.unwrap_or(DeviceKind::Sim),
+            (kind, false) => kind.unwrap_or(DeviceKind::Sim),
         };
         if kind == DeviceKind::Cpu && (self.split_level.is_some() || self.engines.is_some()) {
             return Err(UsageError(
@@ -37,12 +52,17 @@ impl DeviceArgs {
             )
             .into());
         }
-        if (self.board.is_some() || self.trace.is_some()) && kind != DeviceKind::Sim {
+        if (self.board.is_some() || self.trace.is_some() || self.boards > 1) && kind != DeviceKind::Sim {
             return Err(UsageError(format!(
-                "--board and --trace are for the simulated board, but the device is {}: use --device sim (a flashed board is reached with --port)",
+                "--board, --boards and --trace are for the simulated board, but the device is {}: use --device sim (flashed boards are reached with --port)",
                 format!("{kind:?}").to_lowercase()
             ))
             .into());
+        }
+        if self.trace.is_some() && self.boards > 1 {
+            return Err(
+                UsageError("--trace writes one board's waveform: use it with one simulated board".into()).into()
+            );
         }
         let seconds = self.timeout.unwrap_or(if kind == DeviceKind::Sim { 60.0 } else { 5.0 });
         if !(seconds > 0.0 && seconds.is_finite()) {
@@ -55,24 +75,29 @@ impl DeviceArgs {
                 if let Some(threads) = self.threads {
                     cpu.threads = usize::from(threads);
                 }
-                Box::new(cpu)
+                vec![Box::new(cpu)]
             }
-            DeviceKind::Sim => self.simulated(problem, timeout)?,
+            DeviceKind::Sim => (0..self.boards).map(|_| self.simulated(problem, timeout)).collect::<Result<_>>()?,
             DeviceKind::Board => {
-                let path = match &self.port {
-                    Some(path) => path.clone(),
-                    None => SerialTransport::detect()?,
+                let paths = match (self.all_ports, self.port.is_empty()) {
+                    (true, _) => SerialTransport::detect_all()?,
+                    (false, true) => vec![SerialTransport::detect()?],
+                    (false, false) => self.port.clone(),
                 };
-                let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
-                board.set_split(self.split_level);
-                board.set_engines(self.engines)?;
-                Box::new(board)
+                let mut boards: Vec<Box<dyn Device + Send>> = Vec::new();
+                for path in paths {
+                    let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
+                    board.set_split(self.split_level);
+                    board.set_engines(self.engines)?;
+                    boards.push(Box::new(board));
+                }
+                boards
             }
         })
     }
 
     #[cfg(feature = "sim")]
-    fn simulated(&self, problem: Problem, timeout: Duration) -> Result<Box<dyn Device>> {
+    fn simulated(&self, problem: Problem, timeout: Duration) -> Result<Box<dyn Device + Send>> {
         use knights::transport::SimTransport;
         let transport = match (problem, &self.board, &self.trace) {
             (Problem::Tours, None, None) => SimTransport::new(),
@@ -85,7 +110,7 @@ impl DeviceArgs {
     }
 
     #[cfg(not(feature = "sim"))]
-    fn simulated(&self, _problem: Problem, _timeout: Duration) -> Result<Box<dyn Device>> {
+    fn simulated(&self, _problem: Problem, _timeout: Duration) -> Result<Box<dyn Device + Send>> {
         Err(UsageError(format!(
             "the simulated board (the default device) {}: use --device cpu, or --port for a board",
             super::missing_feature("sim")

@@ -31,10 +31,12 @@ pub fn execute(cli: Cli) -> Result<()> {
     let out = &mut std::io::stdout().lock();
     match cli.command {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
-        Command::Count { search, device, format } => search::count(&search, &device, format, out),
-        Command::Queens { n, limit, count, no_symmetry, device, format } => {
+        Command::Count { search, device, progress, format } => {
+            search::count(&search, &device, progress.progress, format, out)
+        }
+        Command::Queens { n, limit, count, no_symmetry, device, progress, format } => {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
-            queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, format, out)
+            queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, progress.progress, format, out)
         }
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),

@@ -1,55 +1,134 @@
-//! A search's one-line progress on stderr, for searches that take a while:
-//! shown only when stderr is a terminal (indicatif hides it otherwise), and
-//! only after the first second, so that quick searches print nothing.
+//! A long search's progress on stderr: a line when stderr is a terminal
+//! (indicatif hides it otherwise), shown only after the first second so that
+//! quick searches print nothing; or, with `--progress json`, a JSON object a
+//! line about every second, for schedulers and scripts.
 
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use knights::jobs::{DeviceFailure, Tally};
 use knights::search::Flow;
+use serde_json::json;
+
+use super::args::ProgressKind;
 
 const DELAY: Duration = Duration::from_secs(1);
 /// Redraws per second, at most.
 pub(super) const REFRESH_HZ: u8 = 5;
+/// Time between two JSON lines.
+const JSON_EVERY: Duration = Duration::from_secs(1);
 
 pub struct Progress {
+    kind: ProgressKind,
     started: Instant,
     /// Made at the first update after `DELAY`.
     line: Option<ProgressBar>,
+    last_json: Option<Instant>,
+    /// The JSON line held back by the rate limit (written at the finish).
+    unsaid: Option<serde_json::Value>,
 }
 
 impl Progress {
-    /// A display on stderr.
-    pub fn on_stderr() -> Self {
-        Progress { started: Instant::now(), line: None }
+    pub fn new(kind: ProgressKind) -> Self {
+        Progress { kind, started: Instant::now(), line: None, last_json: None, unsaid: None }
     }
 
-    /// Takes running totals.
+    /// Takes one search's running totals.
     pub fn update(&mut self, nodes: u64, tours: u64) -> Flow {
         let elapsed = self.started.elapsed();
-        if elapsed < DELAY {
-            return Flow::Continue;
-        }
-        let line = self.line.get_or_insert_with(|| {
-            let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(REFRESH_HZ))
-                .with_elapsed(elapsed);
-            line.set_style(ProgressStyle::with_template("{msg}, {elapsed}").expect("a valid template"));
-            line
-        });
-        let rate = nodes as f64 / elapsed.as_secs_f64() / 1e6;
-        line.set_message(format!("{nodes} nodes, {tours} tours, {rate:.1} M nodes/s"));
+        self.show(&Tally { jobs_done: 0, jobs: 0, nodes, count: tours, elapsed });
         Flow::Continue
     }
 
-    /// Clears the line, if one was drawn.
+    /// Takes a count's totals over its jobs.
+    pub fn update_jobs(&mut self, tally: &Tally) -> Flow {
+        self.show(tally);
+        Flow::Continue
+    }
+
+    fn show(&mut self, tally: &Tally) {
+        let elapsed = tally.elapsed.max(self.started.elapsed());
+        let rate = tally.nodes as f64 / elapsed.as_secs_f64().max(1e-9);
+        match self.kind {
+            ProgressKind::None => {}
+            ProgressKind::Json => {
+                let line = json_line(tally, elapsed, rate);
+                if self.last_json.is_some_and(|at| at.elapsed() < JSON_EVERY) {
+                    self.unsaid = Some(line);
+                    return;
+                }
+                self.last_json = Some(Instant::now());
+                self.unsaid = None;
+                eprintln!("{line}");
+            }
+            ProgressKind::Bar => {
+                if elapsed < DELAY {
+                    return;
+                }
+                let line = self.line.get_or_insert_with(|| {
+                    let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(REFRESH_HZ))
+                        .with_elapsed(elapsed);
+                    let template = if tally.jobs > 1 {
+                        "{msg}, {pos}/{len} jobs, {elapsed}, about {eta} left"
+                    } else {
+                        "{msg}, {elapsed}"
+                    };
+                    line.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+                    line
+                });
+                if tally.jobs > 1 {
+                    line.set_length(tally.jobs as u64);
+                    line.set_position(tally.jobs_done as u64);
+                }
+                line.set_message(format!("{} nodes, {} found, {:.1} M nodes/s", tally.nodes, tally.count, rate / 1e6));
+            }
+        }
+    }
+
+    /// Clears the line, if one was drawn, or writes the last JSON line.
     pub fn finish(&mut self) {
+        if let Some(line) = self.unsaid.take() {
+            eprintln!("{line}");
+        }
         if let Some(line) = self.line.take() {
             line.finish_and_clear();
         }
     }
 }
 
+/// One JSON progress line. The time left is estimated from the jobs done
+/// (null before the first, and for a search of one job).
+fn json_line(tally: &Tally, elapsed: Duration, rate: f64) -> serde_json::Value {
+    let seconds = elapsed.as_secs_f64();
+    let left = (tally.jobs > 1 && tally.jobs_done > 0)
+        .then(|| seconds * (tally.jobs - tally.jobs_done) as f64 / tally.jobs_done as f64);
+    json!({
+        "elapsed_seconds": seconds,
+        "jobs_done": tally.jobs_done,
+        "jobs": tally.jobs,
+        "nodes": tally.nodes,
+        "found": tally.count,
+        "nodes_per_second": rate,
+        "eta_seconds": left,
+    })
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+/// Says on stderr which devices a shared count dropped (their jobs went to
+/// the others, so the count is whole).
+pub fn warn_of_failures(failures: &[DeviceFailure]) {
+    for failure in failures {
+        eprintln!(
+            "device {} ({}) failed on job {}, which went to the other devices: {}",
+            failure.device + 1,
+            failure.name,
+            failure.job,
+            failure.error
+        );
     }
 }

@@ -1,6 +1,8 @@
-//! `knights queens`: N-Queens on any device.
+//! `knights queens`: N-Queens on any device; a count on several devices
+//! shares its jobs among them.
 
 use std::io::Write;
+use std::sync::Mutex;
 
 use anyhow::Result;
 use knights::device::Problem;
@@ -9,17 +11,39 @@ use knights::queens_query::{self, QueensQuery};
 use knights::render;
 use knights::search::Goal;
 
-use super::args::{DeviceArgs, Format};
-use super::progress::Progress;
+use super::args::{DeviceArgs, Format, ProgressKind};
+use super::progress::{warn_of_failures, Progress};
 
-pub fn queens(query: QueensQuery, device_args: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
+pub fn queens(
+    query: QueensQuery,
+    device_args: &DeviceArgs,
+    progress: ProgressKind,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<()> {
     if format == Format::Svg && query.goal == Goal::CountAll {
         return Err(UsageError("a count has no solution to draw: use --format text or json".into()).into());
     }
-    let mut device = device_args.open_for(Problem::Queens)?;
-    let mut progress = Progress::on_stderr();
-    let answer = queens_query::run(device.as_mut(), query, &mut |nodes, solutions| progress.update(nodes, solutions))?;
-    progress.finish();
+    let mut devices = if query.goal == Goal::CountAll {
+        device_args.open_all(Problem::Queens)?
+    } else {
+        vec![device_args.open_for(Problem::Queens)?]
+    };
+    let answer = if devices.len() > 1 {
+        let progress = Mutex::new(Progress::new(progress));
+        let shared = queens_query::count_shared(devices, query, &|tally| {
+            progress.lock().expect("progress is not poisoned").update_jobs(tally)
+        })?;
+        progress.into_inner().expect("progress is not poisoned").finish();
+        warn_of_failures(&shared.failures);
+        shared.answer
+    } else {
+        let mut progress = Progress::new(progress);
+        let device = devices[0].as_mut();
+        let answer = queens_query::run(device, query, &mut |nodes, solutions| progress.update(nodes, solutions))?;
+        progress.finish();
+        answer
+    };
     match format {
         Format::Text => write!(out, "{}", render::queens_text(&answer))?,
         Format::Json => writeln!(out, "{}", render::queens_json(&answer))?,

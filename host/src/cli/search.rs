@@ -1,16 +1,18 @@
 //! The commands that search: `solve` and `count`, on any device.
 
 use std::io::Write;
+use std::sync::Mutex;
 
 use anyhow::Result;
+use knights::device::Problem;
 use knights::error::UsageError;
 use knights::query::{self, Answer, Query};
 use knights::render;
 use knights::search::Goal;
 use knights::whole_board;
 
-use super::args::{DeviceArgs, Format, SearchArgs, Start};
-use super::progress::Progress;
+use super::args::{DeviceArgs, Format, ProgressKind, SearchArgs, Start};
+use super::progress::{warn_of_failures, Progress};
 
 /// `knights solve`: the first `limit` tours.
 pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -30,14 +32,20 @@ pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Forma
 }
 
 /// `knights count`: every tour.
-pub fn count(search: &SearchArgs, device: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
+pub fn count(
+    search: &SearchArgs,
+    device: &DeviceArgs,
+    progress: ProgressKind,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<()> {
     if format == Format::Svg {
         return Err(UsageError("count has no picture to draw: use --format text or json".into()).into());
     }
     if search.start == Start::All {
-        return count_every_start(search, device, format, out);
+        return count_every_start(search, device, progress, format, out);
     }
-    let answer = search_on(device, Query { spec: search.spec(), goal: Goal::CountAll })?;
+    let answer = search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, progress)?;
     match format {
         Format::Json => writeln!(out, "{}", render::json(&answer))?,
         _ => writeln!(out, "{}", render::summary(&answer))?,
@@ -46,13 +54,20 @@ pub fn count(search: &SearchArgs, device: &DeviceArgs, format: Format, out: &mut
 }
 
 /// `knights count --start all`.
-fn count_every_start(search: &SearchArgs, device_args: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
-    let mut device = device_args.open()?;
-    let mut progress = Progress::on_stderr();
-    let whole = whole_board::count_every_start(device.as_mut(), search.spec(), &mut |nodes, tours| {
-        progress.update(nodes, tours)
+fn count_every_start(
+    search: &SearchArgs,
+    device_args: &DeviceArgs,
+    progress: ProgressKind,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let devices = device_args.open_all(Problem::Tours)?;
+    let progress = Mutex::new(Progress::new(progress));
+    let whole = whole_board::count_every_start(devices, search.spec(), &|tally| {
+        progress.lock().expect("progress is not poisoned").update_jobs(tally)
     })?;
-    progress.finish();
+    progress.into_inner().expect("progress is not poisoned").finish();
+    warn_of_failures(&whole.failures);
     match format {
         Format::Json => writeln!(out, "{}", render::whole_board_json(&whole))?,
         _ => write!(out, "{}", render::whole_board_text(&whole))?,
@@ -61,8 +76,12 @@ fn count_every_start(search: &SearchArgs, device_args: &DeviceArgs, format: Form
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
+    search_with(device_args, query, ProgressKind::Bar)
+}
+
+fn search_with(device_args: &DeviceArgs, query: Query, progress: ProgressKind) -> Result<Answer> {
     let mut device = device_args.open()?;
-    let mut progress = Progress::on_stderr();
+    let mut progress = Progress::new(progress);
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)

@@ -26,14 +26,25 @@ impl SerialTransport {
 
     /// The one USB serial port attached, when there is exactly one.
     pub fn detect() -> Result<String, DeviceError> {
+        choose_port(Self::usb_ports()?)
+    }
+
+    /// Every USB serial port present (for `--all-ports`); at least one.
+    pub fn detect_all() -> Result<Vec<String>, DeviceError> {
+        let ports = Self::usb_ports()?;
+        if ports.is_empty() {
+            return Err(DeviceError::NoPort);
+        }
+        Ok(ports)
+    }
+
+    fn usb_ports() -> Result<Vec<String>, DeviceError> {
         let ports = serialport::available_ports().map_err(DeviceError::ListPorts)?;
-        choose_port(
-            ports
-                .into_iter()
-                .filter(|p| matches!(p.port_type, SerialPortType::UsbPort(_)))
-                .map(|p| p.port_name)
-                .collect(),
-        )
+        Ok(ports
+            .into_iter()
+            .filter(|p| matches!(p.port_type, SerialPortType::UsbPort(_)))
+            .map(|p| p.port_name)
+            .collect())
     }
 }
 
