@@ -95,6 +95,18 @@ pub trait Device {
     /// mode a device may count without sending tours, but the tours it counts
     /// must have been validated where they were found.
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError>;
+    /// Counts the tours below a fixed starting path (a prefix job of a count
+    /// cut by [`crate::parallel::PrefixJobs`]): its outcome's nodes are the
+    /// path's last square and the nodes below it. Boards take whole
+    /// searches only.
+    fn count_from(
+        &mut self,
+        _spec: &SearchSpec,
+        _path: &[Square],
+        _sink: &mut dyn Sink,
+    ) -> Result<Report, DeviceError> {
+        Err(DeviceError::NoPrefixJobs { device: self.name() })
+    }
     /// The largest N of its N-Queens searches (0: it solves knight's tours
     /// only, as devices do unless they say otherwise).
     fn max_queens(&self) -> u8 {
@@ -152,6 +164,18 @@ impl Device for CpuDevice {
             }
             outcome
         };
+        Ok(Report { outcome, cycles: None, engines: None, link: None })
+    }
+
+    fn count_from(&mut self, spec: &SearchSpec, path: &[Square], sink: &mut dyn Sink) -> Result<Report, DeviceError> {
+        let mut relay = Relay { spec, goal: Goal::CountAll, sink, error: None };
+        let searcher = Searcher::new(*spec).map_err(DeviceError::Reference)?;
+        let mut outcome = searcher.run_from(path, Goal::CountAll, &mut relay).map_err(DeviceError::Reference)?;
+        if let Some(error) = relay.error {
+            return Err(error);
+        }
+        // The path's squares above its last are the nodes above the cut.
+        outcome.nodes -= path.len() as u64 - 1;
         Ok(Report { outcome, cycles: None, engines: None, link: None })
     }
 

@@ -136,6 +136,8 @@ pub enum DeviceError {
     /// or its threads could not start).
     #[error("the CPU reference search failed")]
     Reference(#[source] anyhow::Error),
+    #[error("the {device} device takes whole searches only, not a count below a path: run a plan's prefix jobs with --device cpu")]
+    NoPrefixJobs { device: &'static str },
     #[error("job {id} cannot run: {reason}")]
     BadJob { id: u32, reason: String },
     #[error(
@@ -184,6 +186,7 @@ impl DeviceError {
                 | DeviceError::WrongProblem { .. }
                 | DeviceError::QueensTooLarge { .. }
                 | DeviceError::NoQueens
+                | DeviceError::NoPrefixJobs { .. }
         )
     }
 }

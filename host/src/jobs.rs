@@ -23,11 +23,12 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::board::{BoardSize, Square};
-use crate::device::Device;
+use crate::device::{Device, Sink};
 use crate::error::DeviceError;
+use crate::parallel::PrefixJobs;
 use crate::queens::{count_plan, QueensError, QueensSpec};
 use crate::queens_query;
-use crate::query::{self, Query};
+use crate::query::{self, check_query, Query};
 use crate::render::{engine_seconds, queens_engine_seconds};
 use crate::search::{Flow, Goal, MoveOrder, SearchSpec, Status};
 use crate::symmetry::start_classes;
@@ -42,6 +43,19 @@ pub enum Task {
         board: BoardSize,
         #[serde(with = "as_text")]
         start: Square,
+        closed: bool,
+        #[serde(with = "as_text")]
+        order: MoveOrder,
+        prune: bool,
+    },
+    /// The tours below a path from the start square (a prefix job of a cut
+    /// count, [`PrefixJobs`]): its nodes are the path's last square and
+    /// those below. The CPU device runs these; boards take whole searches.
+    TourPath {
+        #[serde(with = "as_text")]
+        board: BoardSize,
+        #[serde(with = "path_text")]
+        path: Vec<Square>,
         closed: bool,
         #[serde(with = "as_text")]
         order: MoveOrder,
@@ -63,11 +77,15 @@ impl Task {
         Task::Queens { n: spec.n, from: spec.first_files.start, to: spec.first_files.end }
     }
 
-    /// The tour search, for a tours task.
+    /// The tour search, for a tours task (from the path's first square for
+    /// a path's).
     pub fn search_spec(&self) -> Option<SearchSpec> {
         match *self {
             Task::Tours { board, start, closed, order, prune } => {
                 Some(SearchSpec { board, start, closed, order, prune })
+            }
+            Task::TourPath { board, ref path, closed, order, prune } => {
+                Some(SearchSpec { board, start: *path.first()?, closed, order, prune })
             }
             Task::Queens { .. } => None,
         }
@@ -140,6 +158,14 @@ pub fn run_job(
             let answer = query::run(device, Query { spec, goal: Goal::CountAll }, progress)?;
             (answer.tour_count, answer.nodes, answer.cycles, engine_seconds(&answer), answer.status)
         }
+        Task::TourPath { path, .. } => {
+            let spec =
+                job.task.search_spec().ok_or(DeviceError::BadJob { id: job.id, reason: "an empty path".into() })?;
+            check_query(device, &Query { spec, goal: Goal::CountAll })?;
+            let report = device.count_from(&spec, path, &mut Counting { progress })?;
+            let outcome = report.outcome;
+            (outcome.tours, outcome.nodes, report.cycles, None, outcome.status)
+        }
         &Task::Queens { n, from, to } => {
             let spec =
                 QueensSpec::new(n, from..to).map_err(|e| DeviceError::BadJob { id: job.id, reason: e.to_string() })?;
@@ -162,6 +188,38 @@ pub fn run_job(
     }))
 }
 
+/// Takes a prefix job's running totals (a count sends no tours; the CPU
+/// checked those it counted).
+struct Counting<'a> {
+    progress: &'a mut dyn FnMut(u64, u64) -> Flow,
+}
+
+impl Sink for Counting<'_> {
+    fn tour(&mut self, _tour: &[Square]) -> Result<(), DeviceError> {
+        Ok(())
+    }
+
+    fn progress(&mut self, nodes: u64, tours: u64) -> Flow {
+        (self.progress)(nodes, tours)
+    }
+}
+
+/// The jobs of a count of one start square cut into paths of one length,
+/// at least `min_jobs` of them where the tree has them (the CPU device runs
+/// these), and the nodes above the cut, which no job counts.
+pub fn path_jobs(spec: &SearchSpec, min_jobs: usize) -> (Vec<Job>, u64) {
+    let cut = PrefixJobs::split(spec, min_jobs);
+    let task = |path: Vec<Square>| Task::TourPath {
+        board: spec.board,
+        path,
+        closed: spec.closed,
+        order: spec.order,
+        prune: spec.prune,
+    };
+    let jobs = cut.prefixes.into_iter().zip(0..).map(|(path, id)| Job { id, weight: 1, task: task(path) }).collect();
+    (jobs, cut.nodes_above)
+}
+
 /// Where a shared count stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tally {
@@ -175,7 +233,7 @@ pub struct Tally {
 }
 
 /// A device dropped from a shared count, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeviceFailure {
     /// The device (its number in the list given, and its name).
     pub device: usize,
@@ -391,6 +449,20 @@ mod as_text {
     }
 }
 
+/// (De)serialises a path as its squares' names: `a1 b3 c5`.
+mod path_text {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(path: &[Square], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&path.iter().map(Square::to_string).collect::<Vec<_>>().join(" "))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Square>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.split_whitespace().map(|name| name.parse().map_err(serde::de::Error::custom)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,6 +507,21 @@ mod tests {
         let queens = queens_jobs(10, true).unwrap();
         let shared = share(cpus(3), &queens, &|_| Flow::Continue).unwrap();
         assert_eq!(shared.count(&queens), 724);
+    }
+
+    #[test]
+    fn path_jobs_on_the_cpu_sum_to_the_whole_search_and_boards_refuse_them() {
+        let spec = SearchSpec { board: BoardSize::square(5), ..six_by_six() };
+        let (jobs, nodes_above) = path_jobs(&spec, 20);
+        assert!(jobs.len() >= 20, "{}", jobs.len());
+        let text = serde_json::to_string(&jobs[0].task).unwrap();
+        assert!(text.contains(r#""path":"a1 b3"#), "{text}");
+        assert_eq!(serde_json::from_str::<Task>(&text).unwrap(), jobs[0].task);
+        let shared = share(cpus(2), &jobs, &|_| Flow::Continue).unwrap();
+        let whole = crate::Searcher::new(spec).unwrap().run(Goal::CountAll, &mut crate::search::TourList::default());
+        assert_eq!((shared.count(&jobs), shared.nodes() + nodes_above), (whole.tours, whole.nodes));
+        let refused = share(flaky(&[0]), &jobs, &|_| Flow::Continue).unwrap_err();
+        assert!(matches!(refused, DeviceError::NoPrefixJobs { .. }), "{refused}");
     }
 
     /// A device that counts 10 tours in 100 nodes a job, and fails its

@@ -39,6 +39,7 @@ pub mod jobs;
 pub mod link;
 #[cfg(feature = "sim")]
 pub mod link_fuzz;
+pub mod manifest;
 pub mod proto;
 pub mod queens_query;
 pub mod query;

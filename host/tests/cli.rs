@@ -136,6 +136,43 @@ fn several_simulated_boards_share_counts_and_report_progress_as_json() {
     assert_eq!(queens["nodes"], one["nodes"]);
 }
 
+/// A count through files, as on a cluster: a plan, its parts run apart,
+/// their results merged; a part left out or given twice is refused.
+#[test]
+fn a_plan_run_in_parts_merges_into_the_count_and_a_missing_part_is_named() {
+    let dir = std::env::temp_dir().join(format!("knights-cli-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).display().to_string();
+    let plan = knights(&format!("plan --size 5 --start all -o {}", file("plan.json")));
+    assert!(String::from_utf8_lossy(&plan.stdout).contains("6 jobs (whole searches: any device runs them)"));
+    for part in 0..3 {
+        let run = format!(
+            "run-jobs --manifest {} --part {part}/3 --device cpu -o {}",
+            file("plan.json"),
+            file(&format!("{part}.json"))
+        );
+        assert!(knights(&run).status.success(), "{run}");
+    }
+    let merge = |parts: &[u8]| {
+        let results: Vec<String> = parts.iter().map(|p| file(&format!("{p}.json"))).collect();
+        knights(&format!("merge --manifest {} {} --format json", file("plan.json"), results.join(" ")))
+    };
+    assert_eq!(stdout_json(&merge(&[0, 1, 2]))["total"].as_u64(), Some(1728));
+    let missing = merge(&[0, 2]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("run part 1/3 again"), "{}", stderr(&missing));
+    assert!(stderr(&merge(&[0, 1, 2, 2])).contains("is there 2 times"));
+    // Paths from one start are the CPU's jobs.
+    if !cfg!(feature = "sim") {
+        return;
+    }
+    knights(&format!("plan --size 5 --min-jobs 20 -o {}", file("paths.json")));
+    let refused =
+        knights(&format!("run-jobs --manifest {} --part 0/1 --device sim -o {}", file("paths.json"), file("x.json")));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("run a plan's prefix jobs with --device cpu"), "{}", stderr(&refused));
+}
+
 #[cfg(feature = "sim")]
 #[test]
 fn solve_shows_a_numbered_board_and_the_moves() {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use knights::board::{BoardSize, Square};
+use knights::manifest::Part;
 use knights::search::{MoveOrder, SearchSpec};
 
 /// Knight's tours on an FPGA backtracking engine, or on the CPU reference model.
@@ -67,6 +68,44 @@ pub enum Command {
         #[command(flatten)]
         progress: ProgressArgs,
         /// Output format; svg draws the first solution.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Write a count's plan: its jobs in a manifest, for `run-jobs` to run in
+    /// parts on many machines (a Slurm array: scripts/slurm/) and `merge`
+    /// to sum. Tours from every start square are a job per class of start
+    /// squares; N-Queens a job per file of the first queen; one start's
+    /// tours one job, or with --min-jobs paths for the CPU device.
+    Plan(PlanArgs),
+    /// Run one part of a plan's jobs on any device (several devices share
+    /// them) and write the part's result file.
+    RunJobs {
+        /// The plan (`knights plan` wrote it).
+        #[arg(long, value_name = "FILE")]
+        manifest: PathBuf,
+        /// The share to run: I/N runs every N-th job from the I-th on (I
+        /// from 0 to N - 1, as Slurm numbers array tasks).
+        #[arg(long, value_name = "I/N")]
+        part: Part,
+        /// The result file to write.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: PathBuf,
+        #[command(flatten)]
+        device: DeviceArgs,
+        #[command(flatten)]
+        progress: ProgressArgs,
+    },
+    /// Merge the parts' result files into the count, checking that every job
+    /// of the plan is there exactly once (and naming what is missing or
+    /// doubled).
+    Merge {
+        /// The plan the results are of.
+        #[arg(long, value_name = "FILE")]
+        manifest: PathBuf,
+        /// The parts' result files.
+        #[arg(required = true, value_name = "RESULTS")]
+        results: Vec<PathBuf>,
+        /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
@@ -212,6 +251,39 @@ pub struct BuildArgs {
     /// Output directory [default: build/NAME].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// `knights plan`'s arguments.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// A knight's-tour count on this board: N for N×N, or WxH.
+    #[arg(long, value_name = "N|WxH", required_unless_present = "queens", conflicts_with = "queens")]
+    pub size: Option<BoardSize>,
+    /// The start square, or `all` (every start square, a job per class).
+    #[arg(long, default_value = "a1", value_name = "SQUARE|all")]
+    pub start: Start,
+    /// Only closed tours.
+    #[arg(long)]
+    pub closed: bool,
+    /// Move order (counts are the same in either; nodes differ).
+    #[arg(long, default_value_t = MoveOrder::Fixed, value_parser = move_order_parser())]
+    pub order: MoveOrder,
+    /// Search without dead-end pruning.
+    #[arg(long)]
+    pub no_prune: bool,
+    /// Cut one start's count into at least this many paths from the start
+    /// (jobs the CPU device runs; boards take whole searches).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub min_jobs: usize,
+    /// An N-Queens count instead.
+    #[arg(long, value_name = "N")]
+    pub queens: Option<u8>,
+    /// With --queens: search the whole tree, not one side of the mirror.
+    #[arg(long, requires = "queens")]
+    pub no_symmetry: bool,
+    /// The manifest to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// `knights verilog`'s arguments.

@@ -5,6 +5,7 @@ use std::io;
 use std::process::ExitCode;
 
 use knights::error::{Capability, DeviceError, UsageError};
+use knights::manifest::ManifestError;
 
 /// What the user sees of a failed command.
 #[derive(Debug, PartialEq, Eq)]
@@ -26,7 +27,10 @@ impl From<anyhow::Error> for Failure {
         match error.downcast::<DeviceError>() {
             Ok(error) => explain(&error),
             Err(error) => {
-                Failure { bad_input: error.downcast_ref::<UsageError>().is_some(), message: format!("{error:#}") }
+                // A plan's or result's file that is wrong is wrong input too.
+                let bad_input =
+                    error.downcast_ref::<UsageError>().is_some() || error.downcast_ref::<ManifestError>().is_some();
+                Failure { bad_input, message: format!("{error:#}") }
             }
         }
     }

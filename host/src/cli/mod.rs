@@ -6,6 +6,7 @@
 mod args;
 #[cfg(feature = "fpga")]
 mod build_status;
+mod cluster;
 mod device;
 mod explain;
 #[cfg(feature = "fpga")]
@@ -38,6 +39,11 @@ pub fn execute(cli: Cli) -> Result<()> {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
             queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, progress.progress, format, out)
         }
+        Command::Plan(args) => cluster::plan(&args, out),
+        Command::RunJobs { manifest, part, out: path, device, progress } => {
+            cluster::run_jobs(&manifest, part, &path, &device, progress.progress, out)
+        }
+        Command::Merge { manifest, results, format } => cluster::merge(&manifest, &results, format, out),
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),
         #[cfg(feature = "sim")]

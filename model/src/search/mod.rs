@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use anyhow::{bail, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::{BoardSize, Square};
 use crate::moves::{is_knight_move, KNIGHT_STEPS};
@@ -97,7 +97,7 @@ pub enum Goal {
 }
 
 /// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The requested number of tours was found.

@@ -1,0 +1,150 @@
+//! `knights plan`, `run-jobs` and `merge`: a count spread over many
+//! machines through files (see `knights::manifest`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+use knights::device::{CpuDevice, Device, Problem};
+use knights::error::UsageError;
+use knights::jobs::Task;
+use knights::manifest::{self, Manifest, Part, ResultFile};
+use knights::search::{SearchSpec, Status};
+use knights::Square;
+use serde_json::json;
+
+use super::args::{DeviceArgs, DeviceKind, Format, PlanArgs, ProgressKind, Start};
+use super::progress::{warn_of_failures, Progress};
+
+/// `knights plan`: writes the manifest and says what is in it.
+pub fn plan(args: &PlanArgs, out: &mut dyn Write) -> Result<()> {
+    let manifest = match (args.queens, args.size) {
+        (Some(n), _) => Manifest::queens(n, !args.no_symmetry).map_err(|e| UsageError(format!("--queens {n}: {e}")))?,
+        (None, Some(board)) => {
+            let every_start = args.start == Start::All;
+            if every_start && args.min_jobs > 1 {
+                return Err(UsageError(
+                    "--min-jobs cuts one start's count; --start all is already a job per class of start squares".into(),
+                )
+                .into());
+            }
+            let start = match args.start {
+                Start::Square(square) => square,
+                Start::All => Square::new(0, 0),
+            };
+            if !board.contains(start) {
+                return Err(UsageError(format!("--start {start} is off the {board} board")).into());
+            }
+            let spec = SearchSpec { board, start, closed: args.closed, order: args.order, prune: !args.no_prune };
+            Manifest::tours(&spec, every_start, args.min_jobs)
+        }
+        (None, None) => unreachable!("clap requires --size or --queens"),
+    };
+    std::fs::write(&args.out, serde_json::to_string_pretty(&manifest)?)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let runs_on = if manifest.jobs.iter().any(|job| matches!(job.task, Task::TourPath { .. })) {
+        "paths from the start: run them with --device cpu"
+    } else {
+        "whole searches: any device runs them"
+    };
+    writeln!(
+        out,
+        "{}: {} job{} ({runs_on}), plan {} in {}",
+        manifest.count,
+        manifest.jobs.len(),
+        if manifest.jobs.len() == 1 { "" } else { "s" },
+        &manifest.id[..12],
+        args.out.display()
+    )?;
+    Ok(())
+}
+
+/// `knights run-jobs`: one part of a plan, its devices sharing its jobs.
+pub fn run_jobs(
+    manifest_path: &Path,
+    part: Part,
+    result_path: &Path,
+    device_args: &DeviceArgs,
+    progress: ProgressKind,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let manifest = Manifest::read(manifest_path)?;
+    let problem = match manifest.jobs.first().map(|job| &job.task) {
+        Some(Task::Queens { .. }) => Problem::Queens,
+        _ => Problem::Tours,
+    };
+    let devices = open_for_jobs(device_args, problem)?;
+    let progress = Mutex::new(Progress::new(progress));
+    let result = manifest::run_part(&manifest, part, devices, &|tally| {
+        progress.lock().expect("progress is not poisoned").update_jobs(tally)
+    })?;
+    progress.into_inner().expect("progress is not poisoned").finish();
+    warn_of_failures(&result.failed_devices);
+    std::fs::write(result_path, serde_json::to_string_pretty(&result)?)
+        .with_context(|| format!("cannot write {}", result_path.display()))?;
+    let found: u64 = result.results.iter().map(|r| r.count).sum();
+    writeln!(
+        out,
+        "part {part}: {} job{} of {}, {found} found before weights, {} nodes{}; results in {}",
+        result.results.len(),
+        if result.results.len() == 1 { "" } else { "s" },
+        manifest.jobs.len(),
+        result.results.iter().map(|r| r.nodes).sum::<u64>(),
+        if result.status == Status::Aborted { " (stopped before the part was done)" } else { "" },
+        result_path.display()
+    )?;
+    Ok(())
+}
+
+/// The devices for a part's jobs: the CPU as one single-threaded device per
+/// thread (jobs are the unit of work), others as given.
+fn open_for_jobs(device_args: &DeviceArgs, problem: Problem) -> Result<Vec<Box<dyn Device + Send>>> {
+    if device_args.device != Some(DeviceKind::Cpu) {
+        return device_args.open_all(problem);
+    }
+    let threads = device_args.threads.map_or_else(|| CpuDevice::all_cores().threads, usize::from);
+    Ok((0..threads).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn Device + Send>).collect())
+}
+
+/// `knights merge`: the count from the parts' result files.
+pub fn merge(manifest_path: &Path, result_paths: &[PathBuf], format: Format, out: &mut dyn Write) -> Result<()> {
+    if format == Format::Svg {
+        return Err(UsageError("merge writes text or json".into()).into());
+    }
+    let manifest = Manifest::read(manifest_path)?;
+    let files = result_paths
+        .iter()
+        .map(|path| Ok((path.clone(), ResultFile::read(path)?)))
+        .collect::<Result<Vec<_>, manifest::ManifestError>>()?;
+    let merged = manifest::merge(&manifest, &files)?;
+    match format {
+        Format::Json => writeln!(
+            out,
+            "{}",
+            json!({
+                "count": merged.count,
+                "total": merged.total,
+                "nodes": merged.nodes,
+                "jobs": merged.jobs,
+                "result_files": merged.parts,
+                "device_seconds": merged.device_seconds,
+                "failed_devices": merged.failed_devices,
+            })
+        )?,
+        _ => {
+            let seconds: Vec<String> = merged.device_seconds.iter().map(|(d, s)| format!("{d} {s:.1} s")).collect();
+            writeln!(
+                out,
+                "{} {}: {} nodes; {} jobs from {} result files, every job once (job time: {})",
+                merged.total,
+                merged.count,
+                merged.nodes,
+                merged.jobs,
+                merged.parts,
+                seconds.join(", ")
+            )?
+        }
+    }
+    Ok(())
+}
