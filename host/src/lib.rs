@@ -35,6 +35,7 @@ pub mod build_report;
 pub mod check_build;
 pub mod device;
 pub mod error;
+pub mod estimate;
 pub mod jobs;
 pub mod link;
 #[cfg(feature = "sim")]

@@ -173,6 +173,21 @@ fn a_plan_run_in_parts_merges_into_the_count_and_a_missing_part_is_named() {
     assert!(stderr(&refused).contains("run a plan's prefix jobs with --device cpu"), "{}", stderr(&refused));
 }
 
+/// A count's size estimated from probes; a count stopped by the clock says
+/// so and keeps what it counted.
+#[test]
+fn estimate_and_stop_after_sample_counts_too_big_to_finish() {
+    let json = stdout_json(&knights("estimate --size 5 --start all --depth 4 --probes 300 --format json"));
+    let (mean, error) = (json["tours"]["mean"].as_f64().unwrap(), json["tours"]["std_error"].as_f64().unwrap());
+    assert!((mean - 1728.0).abs() < 4.0 * error && error > 0.0, "{json}");
+    assert_eq!(json["classes"].as_array().map(Vec::len), Some(6));
+    let stopped = stdout_json(&knights("count --size 7 --device cpu --threads 1 --stop-after 0.3 --format json"));
+    assert_eq!(stopped["status"], "aborted");
+    assert!(stopped["nodes"].as_u64().unwrap() > 0);
+    let output = knights("count --size 5 --device cpu --stop-after 0");
+    assert!(stderr(&output).contains("--stop-after must be a positive"), "{}", stderr(&output));
+}
+
 #[cfg(feature = "sim")]
 #[test]
 fn solve_shows_a_numbered_board_and_the_moves() {

@@ -109,6 +109,26 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Estimate a count too big to run here: random probes down the search
+    /// tree (Knuth's estimator), each ending in a whole job counted on one
+    /// CPU core, give the tours, the nodes and one core's time, with their
+    /// standard errors.
+    Estimate {
+        #[command(flatten)]
+        search: SearchArgs,
+        /// The jobs' level: moves from the start to a job.
+        #[arg(long, value_name = "MOVES")]
+        depth: usize,
+        /// Probes (with --start all, for each class of start squares).
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        probes: usize,
+        /// Seed of the probes' random choices.
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// Output format (text or json).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Run the simulated board behind a pseudo-terminal, so that
     /// `knights ... --port PATH` reaches it through the serial-port code.
     SimServe {
@@ -435,6 +455,11 @@ pub struct ProgressArgs {
     /// for schedulers and scripts; `none`.
     #[arg(long, value_enum, default_value_t = ProgressKind::Bar, value_name = "KIND")]
     pub progress: ProgressKind,
+    /// Stop the search after this many seconds and report what was searched
+    /// by then (status "aborted"): a long count's rate, cycles per node and
+    /// load balance, sampled.
+    #[arg(long, value_name = "SECONDS")]
+    pub stop_after: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

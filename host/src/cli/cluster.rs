@@ -14,7 +14,7 @@ use knights::search::{SearchSpec, Status};
 use knights::Square;
 use serde_json::json;
 
-use super::args::{DeviceArgs, DeviceKind, Format, PlanArgs, ProgressKind, Start};
+use super::args::{DeviceArgs, DeviceKind, Format, PlanArgs, ProgressArgs, SearchArgs, Start};
 use super::progress::{warn_of_failures, Progress};
 
 /// `knights plan`: writes the manifest and says what is in it.
@@ -66,7 +66,7 @@ pub fn run_jobs(
     part: Part,
     result_path: &Path,
     device_args: &DeviceArgs,
-    progress: ProgressKind,
+    progress: &ProgressArgs,
     out: &mut dyn Write,
 ) -> Result<()> {
     let manifest = Manifest::read(manifest_path)?;
@@ -75,7 +75,7 @@ pub fn run_jobs(
         _ => Problem::Tours,
     };
     let devices = open_for_jobs(device_args, problem)?;
-    let progress = Mutex::new(Progress::new(progress));
+    let progress = Mutex::new(Progress::from_args(progress)?);
     let result = manifest::run_part(&manifest, part, devices, &|tally| {
         progress.lock().expect("progress is not poisoned").update_jobs(tally)
     })?;
@@ -144,6 +144,89 @@ pub fn merge(manifest_path: &Path, result_paths: &[PathBuf], format: Format, out
                 merged.parts,
                 seconds.join(", ")
             )?
+        }
+    }
+    Ok(())
+}
+
+/// `knights estimate`: a count's size from random probes.
+pub fn estimate(
+    search: &SearchArgs,
+    depth: usize,
+    probes: usize,
+    seed: u64,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if format == Format::Svg {
+        return Err(UsageError("estimate writes text or json".into()).into());
+    }
+    if probes < 2 {
+        return Err(UsageError("--probes must be at least 2 (the spread of the probes is the error)".into()).into());
+    }
+    let spec = search.spec();
+    let quiet = &mut |_| knights::search::Flow::Continue;
+    let (classes, tours, nodes, seconds) = if search.start == Start::All {
+        let whole = knights::estimate::estimate_every_start(&spec, depth, probes, seed, quiet)?;
+        let classes: Vec<_> = whole.classes.into_iter().map(|(class, e)| (class.start, class.weight, e)).collect();
+        (classes, whole.tours, whole.nodes, whole.cpu_seconds)
+    } else {
+        let one = knights::estimate::estimate(&spec, depth, probes, seed, quiet)?;
+        let (tours, nodes, seconds) = (one.tours, one.nodes, one.cpu_seconds);
+        (vec![(spec.start, 1, one)], tours, nodes, seconds)
+    };
+    let sampled_nodes: u64 = classes.iter().map(|c| c.2.sampled_nodes).sum();
+    let sampled_seconds: f64 = classes.iter().map(|c| c.2.sampled_seconds).sum();
+    let rate = sampled_nodes as f64 / sampled_seconds.max(1e-9);
+    let figure = |f: knights::estimate::Figure| json!({ "mean": f.mean, "std_error": f.std_error });
+    match format {
+        Format::Json => writeln!(
+            out,
+            "{}",
+            json!({
+                "size": spec.board.to_string(),
+                "start": match search.start { Start::All => "all".to_string(), Start::Square(s) => s.to_string() },
+                "closed": spec.closed,
+                "order": spec.order,
+                "prune": spec.prune,
+                "depth": depth,
+                "probes": probes,
+                "seed": seed,
+                "tours": figure(tours),
+                "nodes": figure(nodes),
+                "cpu_core_seconds": figure(seconds),
+                "sampled_nodes": sampled_nodes,
+                "sampled_seconds": sampled_seconds,
+                "cpu_core_nodes_per_second": rate,
+                "classes": classes.iter().map(|(start, weight, e)| json!({
+                    "start": start.to_string(),
+                    "weight": weight,
+                    "jobs": figure(e.jobs),
+                    "tours": figure(e.tours),
+                    "nodes": figure(e.nodes),
+                    "probes_reaching_jobs": e.probes_reaching_jobs,
+                })).collect::<Vec<_>>(),
+            })
+        )?,
+        _ => {
+            let pm = |f: knights::estimate::Figure| format!("{:.4e} ± {:.1e}", f.mean, f.std_error);
+            writeln!(
+                out,
+                "{} tours of {} from {} ({} order{}): {} tours, {} nodes, {} s on one CPU core ({:.1} M nodes/s on the {} probed jobs, {} moves deep; {} probes{})",
+                if spec.closed { "closed" } else { "open" },
+                spec.board,
+                match search.start { Start::All => "every start square".to_string(), Start::Square(s) => s.to_string() },
+                spec.order,
+                if spec.prune { ", pruned" } else { "" },
+                pm(tours),
+                pm(nodes),
+                pm(seconds),
+                rate / 1e6,
+                classes.iter().map(|c| c.2.probes_reaching_jobs).sum::<usize>(),
+                depth,
+                probes,
+                if classes.len() > 1 { " a class" } else { "" }
+            )?;
         }
     }
     Ok(())

@@ -32,16 +32,17 @@ pub fn execute(cli: Cli) -> Result<()> {
     let out = &mut std::io::stdout().lock();
     match cli.command {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
-        Command::Count { search, device, progress, format } => {
-            search::count(&search, &device, progress.progress, format, out)
-        }
+        Command::Count { search, device, progress, format } => search::count(&search, &device, &progress, format, out),
         Command::Queens { n, limit, count, no_symmetry, device, progress, format } => {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
-            queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, progress.progress, format, out)
+            queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, &progress, format, out)
+        }
+        Command::Estimate { search, depth, probes, seed, format } => {
+            cluster::estimate(&search, depth, probes, seed, format, out)
         }
         Command::Plan(args) => cluster::plan(&args, out),
         Command::RunJobs { manifest, part, out: path, device, progress } => {
-            cluster::run_jobs(&manifest, part, &path, &device, progress.progress, out)
+            cluster::run_jobs(&manifest, part, &path, &device, &progress, out)
         }
         Command::Merge { manifest, results, format } => cluster::merge(&manifest, &results, format, out),
         #[cfg(feature = "sim")]

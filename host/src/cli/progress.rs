@@ -10,7 +10,7 @@ use knights::jobs::{DeviceFailure, Tally};
 use knights::search::Flow;
 use serde_json::json;
 
-use super::args::ProgressKind;
+use super::args::{ProgressArgs, ProgressKind};
 
 const DELAY: Duration = Duration::from_secs(1);
 /// Redraws per second, at most.
@@ -20,6 +20,8 @@ const JSON_EVERY: Duration = Duration::from_secs(1);
 
 pub struct Progress {
     kind: ProgressKind,
+    /// Stop the search after this long.
+    stop_after: Option<Duration>,
     started: Instant,
     /// Made at the first update after `DELAY`.
     line: Option<ProgressBar>,
@@ -30,20 +32,37 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(kind: ProgressKind) -> Self {
-        Progress { kind, started: Instant::now(), line: None, last_json: None, unsaid: None }
+        Progress { kind, stop_after: None, started: Instant::now(), line: None, last_json: None, unsaid: None }
+    }
+
+    /// The display `--progress` asks for, stopping at `--stop-after`.
+    pub fn from_args(args: &ProgressArgs) -> anyhow::Result<Self> {
+        let stop_after = match args.stop_after {
+            Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
+                return Err(
+                    knights::error::UsageError("--stop-after must be a positive number of seconds".into()).into()
+                )
+            }
+            seconds => seconds.map(Duration::from_secs_f64),
+        };
+        let mut progress = Progress::new(args.progress);
+        progress.stop_after = stop_after;
+        Ok(progress)
     }
 
     /// Takes one search's running totals.
     pub fn update(&mut self, nodes: u64, tours: u64) -> Flow {
         let elapsed = self.started.elapsed();
-        self.show(&Tally { jobs_done: 0, jobs: 0, nodes, count: tours, elapsed });
-        Flow::Continue
+        self.update_jobs(&Tally { jobs_done: 0, jobs: 0, nodes, count: tours, elapsed })
     }
 
     /// Takes a count's totals over its jobs.
     pub fn update_jobs(&mut self, tally: &Tally) -> Flow {
         self.show(tally);
-        Flow::Continue
+        match self.stop_after {
+            Some(limit) if self.started.elapsed() >= limit => Flow::Stop,
+            _ => Flow::Continue,
+        }
     }
 
     fn show(&mut self, tally: &Tally) {

@@ -11,13 +11,13 @@ use knights::queens_query::{self, QueensQuery};
 use knights::render;
 use knights::search::Goal;
 
-use super::args::{DeviceArgs, Format, ProgressKind};
+use super::args::{DeviceArgs, Format, ProgressArgs};
 use super::progress::{warn_of_failures, Progress};
 
 pub fn queens(
     query: QueensQuery,
     device_args: &DeviceArgs,
-    progress: ProgressKind,
+    progress: &ProgressArgs,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -30,7 +30,7 @@ pub fn queens(
         vec![device_args.open_for(Problem::Queens)?]
     };
     let answer = if devices.len() > 1 {
-        let progress = Mutex::new(Progress::new(progress));
+        let progress = Mutex::new(Progress::from_args(progress)?);
         let shared = queens_query::count_shared(devices, query, &|tally| {
             progress.lock().expect("progress is not poisoned").update_jobs(tally)
         })?;
@@ -38,7 +38,7 @@ pub fn queens(
         warn_of_failures(&shared.failures);
         shared.answer
     } else {
-        let mut progress = Progress::new(progress);
+        let mut progress = Progress::from_args(progress)?;
         let device = devices[0].as_mut();
         let answer = queens_query::run(device, query, &mut |nodes, solutions| progress.update(nodes, solutions))?;
         progress.finish();

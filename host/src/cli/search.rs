@@ -11,7 +11,7 @@ use knights::render;
 use knights::search::Goal;
 use knights::whole_board;
 
-use super::args::{DeviceArgs, Format, ProgressKind, SearchArgs, Start};
+use super::args::{DeviceArgs, Format, ProgressArgs, ProgressKind, SearchArgs, Start};
 use super::progress::{warn_of_failures, Progress};
 
 /// `knights solve`: the first `limit` tours.
@@ -35,7 +35,7 @@ pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Forma
 pub fn count(
     search: &SearchArgs,
     device: &DeviceArgs,
-    progress: ProgressKind,
+    progress: &ProgressArgs,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -45,7 +45,8 @@ pub fn count(
     if search.start == Start::All {
         return count_every_start(search, device, progress, format, out);
     }
-    let answer = search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, progress)?;
+    let answer =
+        search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, Progress::from_args(progress)?)?;
     match format {
         Format::Json => writeln!(out, "{}", render::json(&answer))?,
         _ => writeln!(out, "{}", render::summary(&answer))?,
@@ -57,12 +58,12 @@ pub fn count(
 fn count_every_start(
     search: &SearchArgs,
     device_args: &DeviceArgs,
-    progress: ProgressKind,
+    progress: &ProgressArgs,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
     let devices = device_args.open_all(Problem::Tours)?;
-    let progress = Mutex::new(Progress::new(progress));
+    let progress = Mutex::new(Progress::from_args(progress)?);
     let whole = whole_board::count_every_start(devices, search.spec(), &|tally| {
         progress.lock().expect("progress is not poisoned").update_jobs(tally)
     })?;
@@ -76,12 +77,11 @@ fn count_every_start(
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
-    search_with(device_args, query, ProgressKind::Bar)
+    search_with(device_args, query, Progress::new(ProgressKind::Bar))
 }
 
-fn search_with(device_args: &DeviceArgs, query: Query, progress: ProgressKind) -> Result<Answer> {
+fn search_with(device_args: &DeviceArgs, query: Query, mut progress: Progress) -> Result<Answer> {
     let mut device = device_args.open()?;
-    let mut progress = Progress::new(progress);
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
