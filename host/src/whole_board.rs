@@ -108,7 +108,7 @@ pub fn count_every_start(
 mod tests {
     use super::*;
     use crate::device::{CpuDevice, Report, Sink};
-    use crate::search::{MoveOrder, Outcome};
+    use crate::search::{Goal, MoveOrder, Outcome};
     use crate::BoardSize;
 
     fn spec(side: u16, closed: bool) -> SearchSpec {
@@ -136,6 +136,26 @@ mod tests {
         let closed = count_every_start(cpu(), spec(5, true), &|_| Flow::Continue).unwrap();
         assert_eq!((closed.tour_count(), closed.nodes()), (0, 0));
         assert!(closed.impossible().is_some());
+    }
+
+    #[test]
+    fn rectangles_and_closed_counts_equal_the_reference_summed_over_every_start() {
+        let cpu = || vec![Box::new(CpuDevice { threads: 2 }) as Box<dyn Device + Send>];
+        for (board, closed) in
+            [("5x4", false), ("4x5", false), ("7x3", false), ("6x5", true), ("5x6", true), ("6x6", true)]
+        {
+            let spec = SearchSpec { board: board.parse().unwrap(), ..spec(1, closed) };
+            let whole = count_every_start(cpu(), spec, &|_| Flow::Continue).unwrap();
+            let summed: u64 = (0..spec.board.height)
+                .flat_map(|rank| (0..spec.board.width).map(move |file| Square::new(file, rank)))
+                .map(|start| {
+                    let searcher = crate::Searcher::new(SearchSpec { start, ..spec }).unwrap();
+                    searcher.run(Goal::CountAll, &mut crate::search::TourList::default()).tours
+                })
+                .sum();
+            assert_eq!(whole.tour_count(), summed, "{board} closed {closed}");
+            assert!(summed > 0, "{board}: a board with tours");
+        }
     }
 
     /// A device whose counts are 10 tours in 100 nodes, stopped at its
