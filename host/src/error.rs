@@ -138,6 +138,8 @@ pub enum DeviceError {
     Reference(#[source] anyhow::Error),
     #[error("the {device} device takes whole searches only, not a count below a path: run a plan's prefix jobs with --device cpu")]
     NoPrefixJobs { device: &'static str },
+    #[error("the {device} device failed inside knights (a bug: please report it): {reason}")]
+    Panicked { device: &'static str, reason: String },
     #[error("job {id} cannot run: {reason}")]
     BadJob { id: u32, reason: String },
     #[error(
@@ -169,6 +171,7 @@ impl DeviceError {
                 | DeviceError::InvalidSolution { .. }
                 | DeviceError::DuplicateSolution { .. }
                 | DeviceError::ToursMissing { .. }
+                | DeviceError::Panicked { .. }
         )
     }
 

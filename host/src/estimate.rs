@@ -142,8 +142,9 @@ pub fn estimate_every_start(
     let mut classes = Vec::new();
     for (i, class) in start_classes(spec.board).into_iter().enumerate() {
         let class_spec = SearchSpec { start: class.start, ..*spec };
-        let before = i * probes;
-        let estimate = estimate(&class_spec, depth, probes, seed + i as u64, &mut |done| progress(before + done))?;
+        let before = i * probes.max(2);
+        let estimate =
+            estimate(&class_spec, depth, probes, seed.wrapping_add(i as u64), &mut |done| progress(before + done))?;
         classes.push((class, estimate));
     }
     // Independent estimates: means add, errors in quadrature. Tours count

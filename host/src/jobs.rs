@@ -225,8 +225,8 @@ pub fn path_jobs(spec: &SearchSpec, min_jobs: usize) -> (Vec<Job>, u64) {
 pub struct Tally {
     pub jobs_done: usize,
     pub jobs: usize,
-    /// Nodes searched and tours (solutions) counted, weighted, by the jobs
-    /// done and under way.
+    /// Nodes searched, and tours (solutions) counted with the jobs' weights,
+    /// by the jobs done and under way.
     pub nodes: u64,
     pub count: u64,
     pub elapsed: Duration,
@@ -278,19 +278,19 @@ struct Queue {
     /// A refusal that stops every device.
     refused: Option<DeviceError>,
     stopped: bool,
-    /// Each device's running totals of the job it runs (weighted).
+    /// Each device's running totals of the job it runs (its count weighted).
     under_way: Vec<(u64, u64)>,
+    /// Nodes and weighted count of the jobs done.
+    done: (u64, u64),
 }
 
 impl Queue {
-    fn tally(&self, jobs: &[Job], started: Instant) -> Tally {
-        let done = self.results.values();
-        let weight = |id: u32| jobs.iter().find(|j| j.id == id).map_or(1, |j| j.weight);
+    fn tally(&self, jobs: usize, started: Instant) -> Tally {
         Tally {
             jobs_done: self.results.len(),
-            jobs: jobs.len(),
-            nodes: done.clone().map(|r| r.nodes).sum::<u64>() + self.under_way.iter().map(|u| u.0).sum::<u64>(),
-            count: done.map(|r| weight(r.id) * r.count).sum::<u64>() + self.under_way.iter().map(|u| u.1).sum::<u64>(),
+            jobs,
+            nodes: self.done.0 + self.under_way.iter().map(|u| u.0).sum::<u64>(),
+            count: self.done.1 + self.under_way.iter().map(|u| u.1).sum::<u64>(),
             elapsed: started.elapsed(),
         }
     }
@@ -298,6 +298,117 @@ impl Queue {
     /// Whether a device should stop taking jobs.
     fn over(&self) -> bool {
         self.stopped || self.refused.is_some()
+    }
+}
+
+/// What the devices' threads share: the jobs, the queue, and its signal.
+struct Shared<'a> {
+    jobs: &'a [Job],
+    queue: Mutex<Queue>,
+    changed: Condvar,
+    progress: &'a (dyn Fn(&Tally) -> Flow + Sync),
+    started: Instant,
+}
+
+impl Shared<'_> {
+    /// The queue, also after a device's thread panicked (its job is then
+    /// handed back like a failed device's).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The next job for a device: waits while the queue is empty but jobs
+    /// under way may come back (their device failing); `None` when none is
+    /// left.
+    fn take(&self) -> Option<usize> {
+        let mut queue = self.lock();
+        loop {
+            if queue.over() {
+                return None;
+            }
+            if let Some(index) = queue.waiting.pop_front() {
+                queue.running += 1;
+                return Some(index);
+            }
+            if queue.running == 0 {
+                return None;
+            }
+            queue = self.changed.wait(queue).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    /// A device's thread: takes jobs until none is left, the count stops,
+    /// or the device fails.
+    fn work(&self, number: usize, device: &mut dyn Device) {
+        while let Some(index) = self.take() {
+            let job = &self.jobs[index];
+            let mut report = |nodes: u64, count: u64| {
+                let tally = {
+                    let mut queue = self.lock();
+                    queue.under_way[number] = (nodes, job.weight * count);
+                    queue.tally(self.jobs.len(), self.started)
+                };
+                let flow = (self.progress)(&tally);
+                let mut queue = self.lock();
+                queue.stopped |= flow == Flow::Stop;
+                if queue.over() {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            };
+            // A device that panics is a failed device: its job goes back.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(device, job, &mut report)))
+                .unwrap_or_else(|panic| {
+                    let reason = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned());
+                    Err(DeviceError::Panicked { device: device.name(), reason: reason.unwrap_or_default() })
+                });
+            let mut queue = self.lock();
+            queue.running -= 1;
+            queue.under_way[number] = (0, 0);
+            let keep_going = match result {
+                Ok(Some(result)) => {
+                    queue.done = (queue.done.0 + result.nodes, queue.done.1 + job.weight * result.count);
+                    let first = queue.results.insert(job.id, result).is_none();
+                    assert!(first, "a job is handed out again only after its device failed");
+                    true
+                }
+                Ok(None) => {
+                    queue.stopped = true;
+                    queue.waiting.push_front(index);
+                    false
+                }
+                Err(error) if error.is_the_device() => {
+                    let failure = DeviceFailure {
+                        device: number,
+                        name: device.name().to_string(),
+                        job: job.id,
+                        error: error.to_string(),
+                    };
+                    queue.failures.push(failure);
+                    queue.waiting.push_front(index);
+                    false
+                }
+                Err(error) => {
+                    queue.refused.get_or_insert(error);
+                    false
+                }
+            };
+            let tally = queue.tally(self.jobs.len(), self.started);
+            drop(queue);
+            self.changed.notify_all();
+            // The last job's totals: a stop asked now has nothing to stop.
+            if (self.progress)(&tally) == Flow::Stop && tally.jobs_done < tally.jobs {
+                self.lock().stopped = true;
+                self.changed.notify_all();
+            }
+            if !keep_going {
+                break;
+            }
+        }
     }
 }
 
@@ -311,91 +422,38 @@ pub fn share(
     jobs: &[Job],
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
 ) -> Result<SharedCount, DeviceError> {
-    let started = Instant::now();
     let device_count = devices.len();
-    let queue = Mutex::new(Queue {
-        waiting: (0..jobs.len()).collect(),
-        running: 0,
-        results: BTreeMap::new(),
-        failures: Vec::new(),
-        refused: None,
-        stopped: false,
-        under_way: vec![(0, 0); device_count],
-    });
-    let changed = Condvar::new();
-    let lock = || queue.lock().expect("no device thread panics holding the queue");
+    let shared = Shared {
+        jobs,
+        queue: Mutex::new(Queue {
+            waiting: (0..jobs.len()).collect(),
+            running: 0,
+            results: BTreeMap::new(),
+            failures: Vec::new(),
+            refused: None,
+            stopped: false,
+            under_way: vec![(0, 0); device_count],
+            done: (0, 0),
+        }),
+        changed: Condvar::new(),
+        progress,
+        started: Instant::now(),
+    };
     std::thread::scope(|scope| {
         for (number, mut device) in devices.into_iter().enumerate() {
-            let (queue, changed, lock) = (&queue, &changed, &lock);
-            scope.spawn(move || {
-                while let Some(index) = take(queue, changed) {
-                    let job = &jobs[index];
-                    let result = run_job(device.as_mut(), job, &mut |nodes, count| {
-                        let tally = {
-                            let mut queue = lock();
-                            queue.under_way[number] = (nodes, job.weight * count);
-                            queue.tally(jobs, started)
-                        };
-                        let flow = progress(&tally);
-                        let mut queue = lock();
-                        queue.stopped |= flow == Flow::Stop;
-                        if queue.over() {
-                            Flow::Stop
-                        } else {
-                            Flow::Continue
-                        }
-                    });
-                    let mut queue = lock();
-                    queue.running -= 1;
-                    queue.under_way[number] = (0, 0);
-                    let keep_going = match result {
-                        Ok(Some(result)) => {
-                            let first = queue.results.insert(job.id, result).is_none();
-                            assert!(first, "a job is handed out again only after its device failed");
-                            true
-                        }
-                        Ok(None) => {
-                            queue.stopped = true;
-                            queue.waiting.push_front(index);
-                            false
-                        }
-                        Err(error) if error.is_the_device() => {
-                            let name = device.name().to_string();
-                            queue.failures.push(DeviceFailure {
-                                device: number,
-                                name,
-                                job: job.id,
-                                error: error.to_string(),
-                            });
-                            queue.waiting.push_front(index);
-                            false
-                        }
-                        Err(error) => {
-                            queue.refused.get_or_insert(error);
-                            false
-                        }
-                    };
-                    let tally = queue.tally(jobs, started);
-                    drop(queue);
-                    changed.notify_all();
-                    if progress(&tally) == Flow::Stop {
-                        lock().stopped = true;
-                        changed.notify_all();
-                    }
-                    if !keep_going {
-                        break;
-                    }
-                }
-            });
+            let shared = &shared;
+            scope.spawn(move || shared.work(number, device.as_mut()));
         }
     });
-    let queue = queue.into_inner().expect("no device thread panicked");
+    let elapsed = shared.started.elapsed();
+    let queue = shared.queue.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(refusal) = queue.refused {
         return Err(refusal);
     }
-    if !queue.stopped && !queue.waiting.is_empty() {
+    let complete = queue.results.len() == jobs.len();
+    if !queue.stopped && !complete {
         return Err(DeviceError::DevicesLost {
-            left: queue.waiting.len(),
+            left: jobs.len() - queue.results.len(),
             failures: queue
                 .failures
                 .iter()
@@ -405,30 +463,11 @@ pub fn share(
     }
     Ok(SharedCount {
         results: queue.results,
-        status: if queue.stopped { Status::Aborted } else { Status::Exhausted },
+        status: if complete { Status::Exhausted } else { Status::Aborted },
         failures: queue.failures,
         devices: device_count,
-        elapsed: started.elapsed(),
+        elapsed,
     })
-}
-
-/// The next job for a device: waits while the queue is empty but jobs under
-/// way may come back (their device failing); `None` when none is left.
-fn take(queue: &Mutex<Queue>, changed: &Condvar) -> Option<usize> {
-    let mut queue = queue.lock().expect("no device thread panics holding the queue");
-    loop {
-        if queue.over() {
-            return None;
-        }
-        if let Some(index) = queue.waiting.pop_front() {
-            queue.running += 1;
-            return Some(index);
-        }
-        if queue.running == 0 {
-            return None;
-        }
-        queue = changed.wait(queue).expect("no device thread panics holding the queue");
-    }
 }
 
 /// (De)serialises a value as its text form (`6x6`, `a1`, `warnsdorff`).
@@ -568,6 +607,34 @@ mod tests {
         // Every device failing leaves jobs: an error, naming them.
         let lost = share(flaky(&[1, 2]), &jobs, &|_| Flow::Continue).unwrap_err();
         assert!(matches!(lost, DeviceError::DevicesLost { left, .. } if left >= 4), "{lost}");
+    }
+
+    /// A device that panics on its first search.
+    struct Panicky;
+
+    impl Device for Panicky {
+        fn name(&self) -> &'static str {
+            "panicky"
+        }
+
+        fn max_board(&self) -> BoardSize {
+            BoardSize::square(8)
+        }
+
+        fn search(&mut self, _: &SearchSpec, _: Goal, _: &mut dyn Sink) -> Result<Report, DeviceError> {
+            panic!("a bug in a device")
+        }
+    }
+
+    #[test]
+    fn a_panicking_device_is_a_failed_one_and_a_stop_after_the_last_job_stops_nothing() {
+        let jobs = whole_board_jobs(&six_by_six());
+        let devices: Vec<Box<dyn Device + Send>> = vec![Box::new(Panicky), flaky(&[0]).remove(0)];
+        let shared =
+            share(devices, &jobs, &|tally| if tally.jobs_done == tally.jobs { Flow::Stop } else { Flow::Continue })
+                .unwrap();
+        assert_eq!((shared.results.len(), shared.status), (6, Status::Exhausted));
+        assert!(shared.failures[0].error.contains("a bug in a device"), "{:?}", shared.failures);
     }
 
     #[test]

@@ -82,6 +82,10 @@ impl Manifest {
         if manifest.id != manifest_id(&manifest.jobs, manifest.nodes_above) {
             return Err(ManifestError::Damaged { path: path.into() });
         }
+        let ids: std::collections::BTreeSet<u32> = manifest.jobs.iter().map(|job| job.id).collect();
+        if ids.len() != manifest.jobs.len() {
+            return Err(ManifestError::Damaged { path: path.into() });
+        }
         Ok(manifest)
     }
 
@@ -132,7 +136,7 @@ pub struct ResultFile {
     pub status: Status,
     pub results: Vec<JobResult>,
     pub failed_devices: Vec<DeviceFailure>,
-    /// SHA-256 of the manifest id, the part and the results, hex.
+    /// SHA-256 of everything above, hex.
     pub checksum: String,
 }
 
@@ -144,16 +148,17 @@ impl ResultFile {
         results: Vec<JobResult>,
         failed: Vec<DeviceFailure>,
     ) -> Self {
-        let checksum = results_checksum(&manifest.id, part, &results);
-        ResultFile {
+        let mut file = ResultFile {
             format: RESULTS_FORMAT.into(),
             manifest: manifest.id.clone(),
             part,
             status,
             results,
             failed_devices: failed,
-            checksum,
-        }
+            checksum: String::new(),
+        };
+        file.checksum = file.contents_checksum();
+        file
     }
 
     pub fn read(path: &Path) -> Result<Self, ManifestError> {
@@ -161,10 +166,16 @@ impl ResultFile {
         if file.format != RESULTS_FORMAT {
             return Err(ManifestError::Format { path: path.into(), found: file.format, expected: RESULTS_FORMAT });
         }
-        if file.checksum != results_checksum(&file.manifest, file.part, &file.results) {
+        if file.checksum != file.contents_checksum() || file.part.count == 0 || file.part.index >= file.part.count {
             return Err(ManifestError::Damaged { path: path.into() });
         }
         Ok(file)
+    }
+
+    /// SHA-256 of the file's contents, its checksum aside.
+    fn contents_checksum(&self) -> String {
+        let contents = (&self.format, &self.manifest, self.part, self.status, &self.results, &self.failed_devices);
+        hex(&Sha256::digest(serde_json::to_string(&contents).expect("results serialise").as_bytes()))
     }
 }
 
@@ -224,10 +235,17 @@ pub fn merge(manifest: &Manifest, files: &[(PathBuf, ResultFile)]) -> Result<Mer
             seen.entry(result.id).or_default().push(path);
         }
     }
+    if parts.windows(2).any(|pair| pair[0].count != pair[1].count) {
+        let counts: Vec<String> = parts.iter().map(Part::to_string).collect();
+        problems
+            .push(format!("the files are parts of different splits ({}): give one split's parts", counts.join(", ")));
+    }
     let known: BTreeMap<u32, &Job> = manifest.jobs.iter().map(|job| (job.id, job)).collect();
     let missing: Vec<u32> = known.keys().filter(|id| !seen.contains_key(id)).copied().collect();
-    if !missing.is_empty() {
-        let count = parts.first().map_or(1, |p: &Part| p.count);
+    if !missing.is_empty() && parts.is_empty() {
+        problems.push(format!("no result files: run the plan's parts (all {} jobs are missing)", missing.len()));
+    } else if !missing.is_empty() {
+        let count = parts[0].count;
         let parts_missing: std::collections::BTreeSet<String> =
             missing.iter().map(|&id| Part { index: id_index(manifest, id) % count, count }.to_string()).collect();
         problems.push(format!(
@@ -310,11 +328,6 @@ fn manifest_id(jobs: &[Job], nodes_above: u64) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
-fn results_checksum(manifest: &str, part: Part, results: &[JobResult]) -> String {
-    let text = serde_json::to_string(&(manifest, part, results)).expect("results serialise");
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -375,6 +388,8 @@ mod tests {
         // A part missing: its jobs are named, and the part to run again.
         let problem = merge(&manifest, &files[..2]).unwrap_err().to_string();
         assert!(problem.contains("2 jobs are missing (ids 2, 5): run part 2/3 again"), "{problem}");
+        let problem = merge(&manifest, &[]).unwrap_err().to_string();
+        assert!(problem.contains("no result files: run the plan's parts (all 6 jobs are missing)"), "{problem}");
         // A part given twice.
         let doubled = [files.clone(), vec![files[1].clone()]].concat();
         let problem = merge(&manifest, &doubled).unwrap_err().to_string();

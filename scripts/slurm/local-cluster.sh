@@ -7,19 +7,29 @@
 # Clients need SLURM_CONF=DIR/slurm.conf (start prints it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -eq 2 ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ $# -eq 2 ] || usage
 action=$1
+case $action in start | stop) ;; *) usage ;; esac
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 
+# Stops the daemon whose pid file is $1, if it still runs and is $2.
 stop_pid_file() {
   [ -f "$1" ] || return 0
   local pid
   pid=$(cat "$1")
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null || true
   rm -f "$1"
+  [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+stop_all() {
+  stop_pid_file "$dir/slurmd.pid" slurmd
+  stop_pid_file "$dir/slurmctld.pid" slurmctld
+  stop_pid_file "$dir/munge/munged.pid" munged
 }
 
 case $action in
@@ -35,6 +45,8 @@ start)
       -e "s|@CTLD_PORT@|$base|g" -e "s|@SLURMD_PORT@|$((base + 1))|g" \
       "$here/local/slurm.conf.in" > "$dir/slurm.conf"
   cp "$here/local/gres.conf" "$dir/gres.conf"
+  # A start that fails leaves nothing running.
+  trap 'stop_all' ERR
   munged --force --socket="$dir/munge/munge.socket" --pid-file="$dir/munge/munged.pid" \
          --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/seed"
   export SLURM_CONF="$dir/slurm.conf"
@@ -46,15 +58,10 @@ start)
     sleep 0.5
   done
   echo "the node did not come up (state: ${state:-none}); see $dir/slurmctld.log and $dir/slurmd.log" >&2
+  stop_all
   exit 1
   ;;
 stop)
-  stop_pid_file "$dir/slurmd.pid"
-  stop_pid_file "$dir/slurmctld.pid"
-  stop_pid_file "$dir/munge/munged.pid"
-  ;;
-*)
-  echo "usage: $0 start|stop DIR" >&2
-  exit 2
+  stop_all
   ;;
 esac

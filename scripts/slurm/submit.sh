@@ -3,16 +3,20 @@
 # parts run as a job array (one part a task), and a merge job that depends
 # on all of them sums the parts and checks that every job is there once.
 #
-#   scripts/slurm/submit.sh --dir DIR --parts N [--boards] [-- RUN-JOBS-ARGS...] -- PLAN-ARGS...
+#   scripts/slurm/submit.sh --dir DIR --parts N [--boards] [--run "RUN-JOBS-ARGS"] -- PLAN-ARGS...
 #
 # e.g. every 6x6 tour, 3 parts on the CPU (each task one core a thread):
 #   scripts/slurm/submit.sh --dir runs/6x6 --parts 3 --run "--device cpu" -- --size 6 --start all
-# or on boards, a board a task (the GRES "fpga"; each node's board is
-# reached as KNIGHTS_PORT or the only USB serial port there):
+# or on boards, a board a task (the GRES "fpga"). A task reaches its board
+# as KNIGHTS_PORT, or as the node's only USB serial port: on a node with
+# several boards, set KNIGHTS_PORT per task (a TaskProlog can), as Slurm
+# names no port for a generic resource:
 #   scripts/slurm/submit.sh --dir runs/q17 --parts 8 --boards -- --queens 17
 #
 # Results: DIR/manifest.json, DIR/part-I.json (and .log), DIR/count.json
-# and DIR/count.txt from the merge (DIR/merge.log). Prints the two job ids.
+# and DIR/count.txt from the merge (DIR/merge.log), which runs after the
+# parts whatever became of them and names any part to run again. Prints the
+# two job ids.
 # KNIGHTS names the knights binary (default: knights on PATH); extra sbatch
 # options go in SBATCH_OPTIONS (e.g. "--partition=fpga --time=2:00:00").
 set -euo pipefail
@@ -37,17 +41,19 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 "$knights" plan "$@" -o "$dir/manifest.json"
 
-# shellcheck disable=SC2086 # SBATCH_OPTIONS and run_args are lists of words
+# The tasks find knights through the environment (sbatch exports it).
+export KNIGHTS="$knights"
+read -r -a run_words <<< "$run_args"
+read -r -a sbatch_words <<< "${SBATCH_OPTIONS:-}"
+part_options=(--job-name=knights-part --array="0-$((parts - 1))" --output="$dir/part-%a.log")
 if [ "$boards" = 1 ]; then
-  array=$(sbatch --parsable ${SBATCH_OPTIONS:-} --job-name=knights-part --array="0-$((parts - 1))" \
-    --gres=fpga:1 --output="$dir/part-%a.log" \
-    --export=ALL,KNIGHTS="$knights" "$here/run-part.sbatch" "$dir" "$parts" --device board $run_args)
-else
-  array=$(sbatch --parsable ${SBATCH_OPTIONS:-} --job-name=knights-part --array="0-$((parts - 1))" \
-    --output="$dir/part-%a.log" \
-    --export=ALL,KNIGHTS="$knights" "$here/run-part.sbatch" "$dir" "$parts" $run_args)
+  part_options+=(--gres=fpga:1)
+  run_words=(--device board "${run_words[@]}")
 fi
-# shellcheck disable=SC2086
-merge=$(sbatch --parsable ${SBATCH_OPTIONS:-} --job-name=knights-merge --dependency="afterok:$array" \
-  --output="$dir/merge.log" --export=ALL,KNIGHTS="$knights" "$here/merge.sbatch" "$dir" "$parts")
+array=$(sbatch --parsable "${sbatch_words[@]}" "${part_options[@]}" "$here/run-part.sbatch" "$dir" "$parts" "${run_words[@]}")
+array=${array%%;*}
+# afterany: the merge runs however the parts ended, and names what is missing.
+merge=$(sbatch --parsable "${sbatch_words[@]}" --job-name=knights-merge --dependency="afterany:$array" \
+  --output="$dir/merge.log" "$here/merge.sbatch" "$dir" "$parts")
+merge=${merge%%;*}
 echo "parts: job $array (array 0-$((parts - 1))); merge: job $merge; the count goes to $dir/count.txt"

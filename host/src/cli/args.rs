@@ -102,8 +102,8 @@ pub enum Command {
         /// The plan the results are of.
         #[arg(long, value_name = "FILE")]
         manifest: PathBuf,
-        /// The parts' result files.
-        #[arg(required = true, value_name = "RESULTS")]
+        /// The parts' result files (none: merge says what is missing).
+        #[arg(value_name = "RESULTS")]
         results: Vec<PathBuf>,
         /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -100,8 +100,9 @@ pub fn run_jobs(
 /// The devices for a part's jobs: the CPU as one single-threaded device per
 /// thread (jobs are the unit of work), others as given.
 fn open_for_jobs(device_args: &DeviceArgs, problem: Problem) -> Result<Vec<Box<dyn Device + Send>>> {
+    let devices = device_args.open_all(problem)?;
     if device_args.device != Some(DeviceKind::Cpu) {
-        return device_args.open_all(problem);
+        return Ok(devices);
     }
     let threads = device_args.threads.map_or_else(|| CpuDevice::all_cores().threads, usize::from);
     Ok((0..threads).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn Device + Send>).collect())
@@ -160,6 +161,14 @@ pub fn estimate(
 ) -> Result<()> {
     if format == Format::Svg {
         return Err(UsageError("estimate writes text or json".into()).into());
+    }
+    if depth + 2 >= search.size.area() {
+        return Err(UsageError(format!(
+            "--depth {depth} leaves no search below the jobs on {}: use less than {}",
+            search.size,
+            search.size.area().saturating_sub(2)
+        ))
+        .into());
     }
     if probes < 2 {
         return Err(UsageError("--probes must be at least 2 (the spread of the probes is the error)".into()).into());

@@ -45,8 +45,7 @@ pub fn count(
     if search.start == Start::All {
         return count_every_start(search, device, progress, format, out);
     }
-    let answer =
-        search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, Progress::from_args(progress)?)?;
+    let answer = search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?;
     match format {
         Format::Json => writeln!(out, "{}", render::json(&answer))?,
         _ => writeln!(out, "{}", render::summary(&answer))?,
@@ -77,11 +76,17 @@ fn count_every_start(
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
-    search_with(device_args, query, Progress::new(ProgressKind::Bar))
+    search_with(device_args, query, None)
 }
 
-fn search_with(device_args: &DeviceArgs, query: Query, mut progress: Progress) -> Result<Answer> {
+/// Runs `query` with the progress `--progress` asks for (a bar without it),
+/// its clock started once the device is connected.
+fn search_with(device_args: &DeviceArgs, query: Query, progress: Option<&ProgressArgs>) -> Result<Answer> {
     let mut device = device_args.open()?;
+    let mut progress = match progress {
+        Some(args) => Progress::from_args(args)?,
+        None => Progress::new(ProgressKind::Bar),
+    };
     let answer = query::run(device.as_mut(), query, &mut |nodes, tours| progress.update(nodes, tours))?;
     progress.finish();
     Ok(answer)
