@@ -2,12 +2,14 @@
 //! simulated board and real boards over a serial port implement the same trait.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 use crate::board::{BoardSize, Square};
 use crate::error::DeviceError;
 use crate::link::LinkFigures;
 use crate::parallel;
-use crate::queens::{QueensObserver, QueensSearch, QueensSpec, MAX_N};
+use crate::queens::{QueensObserver, QueensOutcome, QueensSearch, QueensSpec, MAX_N};
 use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
 use crate::validate::check_tour;
 
@@ -186,8 +188,7 @@ impl Device for CpuDevice {
     fn queens(&mut self, spec: &QueensSpec, goal: Goal, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
         let search = QueensSearch::new(spec.clone());
         let outcome = if goal == Goal::CountAll && self.threads > 1 {
-            // (The progress callback must be Send; the sink is not.)
-            search.count_parallel(self.threads, &mut |_, _| Flow::Continue)
+            count_queens_in_parallel(&search, self.threads, sink)
         } else {
             let mut relay = QueensRelay { sink, error: None };
             let outcome = search.run(goal, &mut relay);
@@ -199,6 +200,34 @@ impl Device for CpuDevice {
         let outcome = Outcome { tours: outcome.solutions, nodes: outcome.nodes, status: outcome.status };
         Ok(Report { outcome, cycles: None, engines: None, link: None })
     }
+}
+
+/// Counts on `threads` threads, passing their running totals to `sink` on
+/// this thread (the pool's callback must be `Send`; a sink need not be), and
+/// stopping them when it says stop.
+fn count_queens_in_parallel(search: &QueensSearch, threads: usize, sink: &mut dyn QueensSink) -> QueensOutcome {
+    let stop = AtomicBool::new(false);
+    let (totals, received) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let counting = scope.spawn(|| {
+            let totals = totals;
+            search.count_parallel(threads, &mut |nodes, solutions| {
+                let _ = totals.send((nodes, solutions));
+                if stop.load(Ordering::Relaxed) {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            })
+        });
+        // Ends when the count does (its sender is dropped with it).
+        for (nodes, solutions) in received {
+            if sink.progress(nodes, solutions) == Flow::Stop {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        counting.join().expect("the counting threads do not panic")
+    })
 }
 
 /// Passes a single-threaded N-Queens search's solutions to a sink.

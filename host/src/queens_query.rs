@@ -273,6 +273,20 @@ mod tests {
     }
 
     #[test]
+    fn a_count_on_every_core_reports_progress_and_stops_when_told() {
+        let mut cpu = CpuDevice { threads: 2 };
+        let mut calls = 0;
+        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false };
+        let answer = run(&mut cpu, query, &mut |_, _| {
+            calls += 1;
+            Flow::Stop
+        })
+        .unwrap();
+        assert_eq!(answer.status, Status::Aborted);
+        assert!(calls >= 1 && answer.solution_count < 73_712, "{calls} calls, {}", answer.solution_count);
+    }
+
+    #[test]
     fn first_k_solutions_are_validated_in_order() {
         let mut cpu = CpuDevice { threads: 1 };
         let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true };
