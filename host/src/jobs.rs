@@ -111,8 +111,23 @@ pub struct JobResult {
     /// devices that count them.
     pub cycles: Option<u64>,
     pub engine_seconds: Option<f64>,
+    /// The device's name, and its number among the devices that shared the
+    /// count (0 when one device ran it).
     pub device: String,
+    #[serde(default)]
+    pub device_number: usize,
     pub elapsed_seconds: f64,
+}
+
+/// The time the devices' engines took when they share jobs: the busiest
+/// device's engine seconds (devices run at once), from devices that count
+/// cycles.
+pub fn modeled_seconds<'a>(results: impl IntoIterator<Item = &'a JobResult>) -> Option<f64> {
+    let mut busy: BTreeMap<usize, f64> = BTreeMap::new();
+    for result in results {
+        *busy.entry(result.device_number).or_default() += result.engine_seconds?;
+    }
+    busy.into_values().reduce(f64::max)
 }
 
 /// The jobs of a count of every start square: one per class of start
@@ -184,6 +199,7 @@ pub fn run_job(
         cycles,
         engine_seconds: seconds,
         device: device.name().to_string(),
+        device_number: 0,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     }))
 }
@@ -370,7 +386,8 @@ impl Shared<'_> {
             queue.running -= 1;
             queue.under_way[number] = (0, 0);
             let keep_going = match result {
-                Ok(Some(result)) => {
+                Ok(Some(mut result)) => {
+                    result.device_number = number;
                     queue.done = (queue.done.0 + result.nodes, queue.done.1 + job.weight * result.count);
                     let first = queue.results.insert(job.id, result).is_none();
                     assert!(first, "a job is handed out again only after its device failed");

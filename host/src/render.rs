@@ -181,6 +181,9 @@ pub fn whole_board_text(whole: &WholeBoard) -> String {
     if let Some(cycles) = whole.cycles() {
         write!(out, ", {cycles} cycles").unwrap();
     }
+    if let (Some(seconds), true) = (whole.modeled_seconds(), whole.devices.len() > 1) {
+        write!(out, " ({:.4} s modeled on the {} devices at once)", seconds, whole.devices.len()).unwrap();
+    }
     if let Some(reason) = whole.impossible() {
         write!(out, "; not searched: {reason}").unwrap();
     } else if whole.status == crate::search::Status::Aborted {
@@ -219,6 +222,7 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
                 "engine_seconds": c.result.engine_seconds,
                 "elapsed_seconds": c.result.elapsed_seconds,
                 "device": c.result.device,
+                "device_number": c.result.device_number,
             })
         })
         .collect();
@@ -240,6 +244,7 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
         "nodes": whole.nodes(),
         "cycles": whole.cycles(),
         "engine_seconds": whole.classes.iter().map(|c| c.result.engine_seconds).sum::<Option<f64>>(),
+        "modeled_seconds": whole.modeled_seconds(),
         "elapsed_seconds": whole.elapsed.as_secs_f64(),
         "impossible": whole.impossible(),
         "classes": classes,

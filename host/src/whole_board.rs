@@ -55,6 +55,12 @@ impl WholeBoard {
         self.classes.iter().map(|c| c.result.cycles).sum()
     }
 
+    /// The engines' time with the devices counting at once: the busiest
+    /// device's engine seconds (for devices that count cycles).
+    pub fn modeled_seconds(&self) -> Option<f64> {
+        jobs::modeled_seconds(self.classes.iter().map(|c| &c.result))
+    }
+
     /// Why no tour of this kind exists on the board, when known without searching.
     pub fn impossible(&self) -> Option<&'static str> {
         self.spec.closed.then(|| self.spec.board.closed_tour_obstruction()).flatten()

@@ -123,6 +123,9 @@ fn several_simulated_boards_share_counts_and_report_progress_as_json() {
     let cpu = stdout_json(&knights("count --size 5 --start all --device cpu --format json"));
     assert_eq!((json["tour_count"].as_u64(), &json["nodes"]), (Some(1728), &cpu["nodes"]));
     assert_eq!((json["devices"].as_u64(), json["device"].as_str()), (Some(3), Some("3 × sim")));
+    // The boards' modeled time is the busiest one's: less than all of it.
+    let (modeled, total) = (json["modeled_seconds"].as_f64().unwrap(), json["engine_seconds"].as_f64().unwrap());
+    assert!(modeled > 0.0 && modeled < total, "{modeled} of {total}");
     let lines: Vec<Value> = stderr(&output).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let last = lines.last().expect("at least the final totals");
     assert_eq!(
