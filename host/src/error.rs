@@ -140,6 +140,8 @@ pub enum DeviceError {
     NoPrefixJobs { device: &'static str },
     #[error("the {device} device failed inside knights (a bug: please report it): {reason}")]
     Panicked { device: &'static str, reason: String },
+    #[error("jobs {depth} moves deep leave no search below them on {board}: the depth must be less than {}", board.area().saturating_sub(2))]
+    EstimateTooDeep { depth: usize, board: BoardSize },
     #[error("job {id} cannot run: {reason}")]
     BadJob { id: u32, reason: String },
     #[error(
@@ -190,6 +192,7 @@ impl DeviceError {
                 | DeviceError::QueensTooLarge { .. }
                 | DeviceError::NoQueens
                 | DeviceError::NoPrefixJobs { .. }
+                | DeviceError::EstimateTooDeep { .. }
         )
     }
 }

@@ -8,15 +8,14 @@
 //! their standard errors. The tree is the search's own (its move order and
 //! pruning), as cut by [`crate::parallel::PrefixJobs`].
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use crate::board::Square;
-use crate::device::{CpuDevice, Device, Report, Sink};
+use crate::device::CpuDevice;
 use crate::error::DeviceError;
+use crate::jobs::{run_job, Job, Task};
 use crate::moves::knight_neighbours;
 use crate::search::{Flow, SearchSpec, Searcher};
 use crate::symmetry::{start_classes, StartClass};
@@ -73,10 +72,7 @@ pub fn estimate(
     progress: &mut dyn FnMut(usize) -> Flow,
 ) -> Result<Estimate, DeviceError> {
     if depth + 2 >= spec.board.area() {
-        return Err(DeviceError::BadJob {
-            id: 0,
-            reason: format!("jobs {depth} moves deep leave no search below them on {}", spec.board),
-        });
+        return Err(DeviceError::EstimateTooDeep { depth, board: spec.board });
     }
     let searcher = Searcher::new(*spec).map_err(DeviceError::Reference)?;
     let mut cpu = CpuDevice { threads: 1 };
@@ -88,13 +84,13 @@ pub fn estimate(
         let (mut job_tours, mut job_nodes, mut job_seconds) = (0.0, 0.0, 0.0);
         if probe.path.len() == depth + 1 {
             reached += 1;
-            let started = Instant::now();
-            let report: Report = cpu.count_from(spec, &probe.path, &mut Quiet)?;
-            let elapsed = started.elapsed().as_secs_f64();
-            (sampled_nodes, sampled_seconds) = (sampled_nodes + report.outcome.nodes, sampled_seconds + elapsed);
-            job_tours = probe.weight * report.outcome.tours as f64;
-            job_nodes = probe.weight * report.outcome.nodes as f64;
-            job_seconds = probe.weight * elapsed;
+            let job = Job { id: 0, weight: 1, task: Task::tour_path(spec, probe.path) };
+            let counted = run_job(&mut cpu, &job, &mut |_, _| Flow::Continue)?.expect("nothing stops the job");
+            sampled_nodes += counted.nodes;
+            sampled_seconds += counted.elapsed_seconds;
+            job_tours = probe.weight * counted.count as f64;
+            job_nodes = probe.weight * counted.nodes as f64;
+            job_seconds = probe.weight * counted.elapsed_seconds;
             jobs.push(probe.weight);
         } else {
             jobs.push(0.0);
@@ -189,19 +185,6 @@ impl Probe {
             probe.path.push(children[random.gen_range(0..children.len())]);
         }
         probe
-    }
-}
-
-/// A count's sink: no tours come, progress is not shown.
-struct Quiet;
-
-impl Sink for Quiet {
-    fn tour(&mut self, _: &[Square]) -> Result<(), DeviceError> {
-        Ok(())
-    }
-
-    fn progress(&mut self, _: u64, _: u64) -> Flow {
-        Flow::Continue
     }
 }
 

@@ -72,6 +72,12 @@ impl Task {
         Task::Tours { board: spec.board, start: spec.start, closed: spec.closed, order: spec.order, prune: spec.prune }
     }
 
+    /// The count of `spec`'s tours below `path` (which starts on `spec`'s
+    /// start square).
+    pub fn tour_path(spec: &SearchSpec, path: Vec<Square>) -> Self {
+        Task::TourPath { board: spec.board, path, closed: spec.closed, order: spec.order, prune: spec.prune }
+    }
+
     /// The count of the solutions `spec` searches.
     pub fn queens(spec: &QueensSpec) -> Self {
         Task::Queens { n: spec.n, from: spec.first_files.start, to: spec.first_files.end }
@@ -225,14 +231,12 @@ impl Sink for Counting<'_> {
 /// these), and the nodes above the cut, which no job counts.
 pub fn path_jobs(spec: &SearchSpec, min_jobs: usize) -> (Vec<Job>, u64) {
     let cut = PrefixJobs::split(spec, min_jobs);
-    let task = |path: Vec<Square>| Task::TourPath {
-        board: spec.board,
-        path,
-        closed: spec.closed,
-        order: spec.order,
-        prune: spec.prune,
-    };
-    let jobs = cut.prefixes.into_iter().zip(0..).map(|(path, id)| Job { id, weight: 1, task: task(path) }).collect();
+    let jobs = cut
+        .prefixes
+        .into_iter()
+        .zip(0..)
+        .map(|(path, id)| Job { id, weight: 1, task: Task::tour_path(spec, path) })
+        .collect();
     (jobs, cut.nodes_above)
 }
 

@@ -108,12 +108,35 @@ pub fn run(
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
     check_query(device, &query)?;
-    let started = Instant::now();
     let plan = match query.goal {
         Goal::CountAll => count_plan(query.n, query.mirror),
         Goal::First(_) => QueensSpec::whole(query.n).map(|spec| vec![WeightedPart { spec, weight: 1 }]),
     }
     .expect("N was checked above");
+    run_plan(device, query, plan, progress)
+}
+
+/// Counts the solutions of one part of a board (`spec`'s first-rank files)
+/// on `device`: a job of a count that several devices share.
+pub fn count_part(
+    device: &mut dyn Device,
+    spec: &QueensSpec,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false };
+    check_query(device, &query)?;
+    run_plan(device, query, vec![WeightedPart { spec: spec.clone(), weight: 1 }], progress)
+}
+
+/// Runs `plan`'s parts of a checked `query` in turn, weighting each part's
+/// solutions, until one is stopped.
+fn run_plan(
+    device: &mut dyn Device,
+    query: QueensQuery,
+    plan: Vec<WeightedPart>,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let started = Instant::now();
     let mut answer = QueensAnswer {
         query,
         device: device.name(),
@@ -164,41 +187,6 @@ pub fn run(
     answer.solutions = sink.solutions;
     answer.elapsed = started.elapsed();
     Ok(answer)
-}
-
-/// Counts the solutions of one part of a board (`spec`'s first-rank files)
-/// on `device`: a job of a count that several devices share.
-pub fn count_part(
-    device: &mut dyn Device,
-    spec: &QueensSpec,
-    progress: &mut dyn FnMut(u64, u64) -> Flow,
-) -> Result<QueensAnswer, DeviceError> {
-    check_query(device, &QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false })?;
-    let started = Instant::now();
-    let mut sink = Checked {
-        n: spec.n,
-        solutions: Vec::new(),
-        seen: HashSet::new(),
-        nodes_before: 0,
-        solutions_before: 0,
-        weight: 1,
-        progress,
-    };
-    let report = device.queens(spec, Goal::CountAll, &mut sink)?;
-    let part = WeightedPart { spec: spec.clone(), weight: 1 };
-    Ok(QueensAnswer {
-        query: QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false },
-        device: device.name(),
-        solutions: Vec::new(),
-        solution_count: report.outcome.tours,
-        nodes: report.outcome.nodes,
-        status: report.outcome.status,
-        parts: vec![PartCount { part, solutions: report.outcome.tours, nodes: report.outcome.nodes }],
-        cycles: report.cycles,
-        engines: report.engines,
-        link: report.link,
-        elapsed: started.elapsed(),
-    })
 }
 
 /// A count shared by several devices, and the devices it dropped.

@@ -279,18 +279,8 @@ pub struct PlanArgs {
     /// A knight's-tour count on this board: N for N×N, or WxH.
     #[arg(long, value_name = "N|WxH", required_unless_present = "queens", conflicts_with = "queens")]
     pub size: Option<BoardSize>,
-    /// The start square, or `all` (every start square, a job per class).
-    #[arg(long, default_value = "a1", value_name = "SQUARE|all")]
-    pub start: Start,
-    /// Only closed tours.
-    #[arg(long)]
-    pub closed: bool,
-    /// Move order (counts are the same in either; nodes differ).
-    #[arg(long, default_value_t = MoveOrder::Fixed, value_parser = move_order_parser())]
-    pub order: MoveOrder,
-    /// Search without dead-end pruning.
-    #[arg(long)]
-    pub no_prune: bool,
+    #[command(flatten)]
+    pub tours: TourArgs,
     /// Cut one start's count into at least this many paths from the start
     /// (jobs the CPU device runs; boards take whole searches).
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -338,6 +328,13 @@ pub struct SearchArgs {
     /// Board size: N for N×N, or WxH for W files by H ranks (e.g. 6x5).
     #[arg(long, value_name = "N|WxH")]
     pub size: BoardSize,
+    #[command(flatten)]
+    pub tours: TourArgs,
+}
+
+/// Which tours, on whatever board: start, kind, move order, pruning.
+#[derive(Debug, Args)]
+pub struct TourArgs {
     /// Start square in algebraic notation (a1 is the bottom-left corner);
     /// `all` (count only) counts from every square, searching one square of
     /// each class the board's symmetries make equivalent.
@@ -378,8 +375,20 @@ impl SearchArgs {
     /// The search; with `--start all`, from a1 (the caller counts from
     /// every square).
     pub fn spec(&self) -> SearchSpec {
+        self.tours.spec(self.size)
+    }
+
+    /// Where the tours start.
+    pub fn start(&self) -> Start {
+        self.tours.start
+    }
+}
+
+impl TourArgs {
+    /// The search on `board`; with `--start all`, from a1.
+    pub fn spec(&self, board: BoardSize) -> SearchSpec {
         SearchSpec {
-            board: self.size,
+            board,
             start: match self.start {
                 Start::Square(square) => square,
                 Start::All => Square::new(0, 0),

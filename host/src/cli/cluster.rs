@@ -10,8 +10,7 @@ use knights::device::{CpuDevice, Device, Problem};
 use knights::error::UsageError;
 use knights::jobs::Task;
 use knights::manifest::{self, Manifest, Part, ResultFile};
-use knights::search::{SearchSpec, Status};
-use knights::Square;
+use knights::search::Status;
 use serde_json::json;
 
 use super::args::{DeviceArgs, DeviceKind, Format, PlanArgs, ProgressArgs, SearchArgs, Start};
@@ -22,21 +21,17 @@ pub fn plan(args: &PlanArgs, out: &mut dyn Write) -> Result<()> {
     let manifest = match (args.queens, args.size) {
         (Some(n), _) => Manifest::queens(n, !args.no_symmetry).map_err(|e| UsageError(format!("--queens {n}: {e}")))?,
         (None, Some(board)) => {
-            let every_start = args.start == Start::All;
+            let every_start = args.tours.start == Start::All;
             if every_start && args.min_jobs > 1 {
                 return Err(UsageError(
                     "--min-jobs cuts one start's count; --start all is already a job per class of start squares".into(),
                 )
                 .into());
             }
-            let start = match args.start {
-                Start::Square(square) => square,
-                Start::All => Square::new(0, 0),
-            };
-            if !board.contains(start) {
-                return Err(UsageError(format!("--start {start} is off the {board} board")).into());
+            let spec = args.tours.spec(board);
+            if !board.contains(spec.start) {
+                return Err(UsageError(format!("--start {} is off the {board} board", spec.start)).into());
             }
-            let spec = SearchSpec { board, start, closed: args.closed, order: args.order, prune: !args.no_prune };
             Manifest::tours(&spec, every_start, args.min_jobs)
         }
         (None, None) => unreachable!("clap requires --size or --queens"),
@@ -162,20 +157,12 @@ pub fn estimate(
     if format == Format::Svg {
         return Err(UsageError("estimate writes text or json".into()).into());
     }
-    if depth + 2 >= search.size.area() {
-        return Err(UsageError(format!(
-            "--depth {depth} leaves no search below the jobs on {}: use less than {}",
-            search.size,
-            search.size.area().saturating_sub(2)
-        ))
-        .into());
-    }
     if probes < 2 {
         return Err(UsageError("--probes must be at least 2 (the spread of the probes is the error)".into()).into());
     }
     let spec = search.spec();
     let quiet = &mut |_| knights::search::Flow::Continue;
-    let (classes, tours, nodes, seconds) = if search.start == Start::All {
+    let (classes, tours, nodes, seconds) = if search.start() == Start::All {
         let whole = knights::estimate::estimate_every_start(&spec, depth, probes, seed, quiet)?;
         let classes: Vec<_> = whole.classes.into_iter().map(|(class, e)| (class.start, class.weight, e)).collect();
         (classes, whole.tours, whole.nodes, whole.cpu_seconds)
@@ -194,7 +181,7 @@ pub fn estimate(
             "{}",
             json!({
                 "size": spec.board.to_string(),
-                "start": match search.start { Start::All => "all".to_string(), Start::Square(s) => s.to_string() },
+                "start": match search.start() { Start::All => "all".to_string(), Start::Square(s) => s.to_string() },
                 "closed": spec.closed,
                 "order": spec.order,
                 "prune": spec.prune,
@@ -224,7 +211,7 @@ pub fn estimate(
                 "{} tours of {} from {} ({} order{}): {} tours, {} nodes, {} s on one CPU core ({:.1} M nodes/s on the {} probed jobs, {} moves deep; {} probes{})",
                 if spec.closed { "closed" } else { "open" },
                 spec.board,
-                match search.start { Start::All => "every start square".to_string(), Start::Square(s) => s.to_string() },
+                match search.start() { Start::All => "every start square".to_string(), Start::Square(s) => s.to_string() },
                 spec.order,
                 if spec.prune { ", pruned" } else { "" },
                 pm(tours),

@@ -16,7 +16,7 @@ use super::progress::{warn_of_failures, Progress};
 
 /// `knights solve`: the first `limit` tours.
 pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
-    if search.start == Start::All {
+    if search.start() == Start::All {
         return Err(UsageError("--start all counts from every square: use it with `knights count`".into()).into());
     }
     let answer = search_on(device, Query { spec: search.spec(), goal: Goal::First(limit) })?;
@@ -42,7 +42,7 @@ pub fn count(
     if format == Format::Svg {
         return Err(UsageError("count has no picture to draw: use --format text or json".into()).into());
     }
-    if search.start == Start::All {
+    if search.start() == Start::All {
         return count_every_start(search, device, progress, format, out);
     }
     let answer = search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?;
