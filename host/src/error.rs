@@ -136,8 +136,10 @@ pub enum DeviceError {
     /// or its threads could not start).
     #[error("the CPU reference search failed")]
     Reference(#[source] anyhow::Error),
-    #[error("the {device} device takes whole searches only, not a count below a path: run a plan's prefix jobs with --device cpu")]
+    #[error("the {device} device takes whole searches only, not a count below a path: run these jobs on the CPU or on a knight's-tour board or simulator")]
     NoPrefixJobs { device: &'static str },
+    #[error("a device cannot count below this path: {reason}")]
+    BadPath { reason: String },
     #[error("the {device} device failed inside knights (a bug: please report it): {reason}")]
     Panicked { device: &'static str, reason: String },
     #[error("jobs {depth} moves deep leave no search below them on {board}: the depth must be less than {}", board.area().saturating_sub(2))]
@@ -192,6 +194,7 @@ impl DeviceError {
                 | DeviceError::QueensTooLarge { .. }
                 | DeviceError::NoQueens
                 | DeviceError::NoPrefixJobs { .. }
+                | DeviceError::BadPath { .. }
                 | DeviceError::EstimateTooDeep { .. }
         )
     }
@@ -273,6 +276,8 @@ mod tests {
             DeviceError::DirtyLine { device: device(), errors: 4, last: ErrorCode::BadCrc },
             DeviceError::Timeout { device: device(), timeout: Duration::from_secs(5) },
             DeviceError::Busy { device: device() },
+            DeviceError::NoPrefixJobs { device: "board" },
+            DeviceError::BadPath { reason: "it has 17 moves, and a device takes at most 16".into() },
         ];
         for error in errors {
             let message = error.to_string();

@@ -6,14 +6,17 @@
 //! weighted job and the weighted levels above it are unbiased estimates of the
 //! whole tree's tours, nodes and CPU time; the spread over the probes gives
 //! their standard errors. The tree is the search's own (its move order and
-//! pruning), as cut by [`crate::parallel::PrefixJobs`].
+//! pruning), as cut by [`crate::parallel::PrefixJobs`]. Given a board (the
+//! simulated one, say), each probe's job is counted there too, checked
+//! against the CPU's count, and the board's engine seconds weighted the same
+//! way model its time for the whole count.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use crate::board::Square;
-use crate::device::CpuDevice;
+use crate::device::{CpuDevice, Device};
 use crate::error::DeviceError;
 use crate::jobs::{run_job, Job, Task};
 use crate::moves::knight_neighbours;
@@ -52,6 +55,10 @@ pub struct Estimate {
     /// Nodes and seconds of the jobs the probes counted (the measured rate).
     pub sampled_nodes: u64,
     pub sampled_seconds: f64,
+    /// On the board given, if any: its engines' seconds for the whole count
+    /// (at the build's clock), and its cycles on the sampled jobs.
+    pub board_seconds: Option<Figure>,
+    pub board_sampled_cycles: Option<u64>,
 }
 
 impl Estimate {
@@ -69,6 +76,7 @@ pub fn estimate(
     depth: usize,
     probes: usize,
     seed: u64,
+    mut board: Option<&mut dyn Device>,
     progress: &mut dyn FnMut(usize) -> Flow,
 ) -> Result<Estimate, DeviceError> {
     if depth + 2 >= spec.board.area() {
@@ -79,6 +87,7 @@ pub fn estimate(
     let mut random = StdRng::seed_from_u64(seed);
     let (mut jobs, mut tours, mut nodes, mut seconds) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut reached, mut sampled_nodes, mut sampled_seconds) = (0, 0, 0.0);
+    let (mut board_seconds, mut board_cycles) = (Vec::new(), 0);
     for done in 1..=probes.max(2) {
         let probe = Probe::walk(&searcher, spec, depth, &mut random);
         let (mut job_tours, mut job_nodes, mut job_seconds) = (0.0, 0.0, 0.0);
@@ -92,8 +101,25 @@ pub fn estimate(
             job_nodes = probe.weight * counted.nodes as f64;
             job_seconds = probe.weight * counted.elapsed_seconds;
             jobs.push(probe.weight);
+            if let Some(board) = board.as_deref_mut() {
+                let on_board = run_job(board, &job, &mut |_, _| Flow::Continue)?.expect("nothing stops the job");
+                if (on_board.count, on_board.nodes) != (counted.count, counted.nodes) {
+                    let reason = format!(
+                        "{} counted {} tours in {} nodes below the probe's path, the CPU {} in {}",
+                        board.name(),
+                        on_board.count,
+                        on_board.nodes,
+                        counted.count,
+                        counted.nodes
+                    );
+                    return Err(DeviceError::BadJob { id: done as u32, reason });
+                }
+                board_cycles += on_board.cycles.unwrap_or(0);
+                board_seconds.push(probe.weight * on_board.engine_seconds.unwrap_or(0.0));
+            }
         } else {
             jobs.push(0.0);
+            board_seconds.push(0.0);
         }
         tours.push(job_tours);
         nodes.push(probe.nodes_above + job_nodes);
@@ -112,6 +138,8 @@ pub fn estimate(
         cpu_seconds: Figure::of(&seconds),
         sampled_nodes,
         sampled_seconds,
+        board_seconds: board.is_some().then(|| Figure::of(&board_seconds)),
+        board_sampled_cycles: board.is_some().then_some(board_cycles),
     })
 }
 
@@ -124,34 +152,51 @@ pub struct WholeBoardEstimate {
     pub tours: Figure,
     pub nodes: Figure,
     pub cpu_seconds: Figure,
+    pub board_seconds: Option<Figure>,
 }
 
 /// Estimates the count of `spec` from every start square, `probes` probes
-/// a class. `progress` sees the probes done over all classes.
+/// a class (on `board` too, if given). `progress` sees the probes done over
+/// all classes.
 pub fn estimate_every_start(
     spec: &SearchSpec,
     depth: usize,
     probes: usize,
     seed: u64,
+    mut board: Option<&mut dyn Device>,
     progress: &mut dyn FnMut(usize) -> Flow,
 ) -> Result<WholeBoardEstimate, DeviceError> {
     let mut classes = Vec::new();
     for (i, class) in start_classes(spec.board).into_iter().enumerate() {
         let class_spec = SearchSpec { start: class.start, ..*spec };
         let before = i * probes.max(2);
-        let estimate =
-            estimate(&class_spec, depth, probes, seed.wrapping_add(i as u64), &mut |done| progress(before + done))?;
+        let class_seed = seed.wrapping_add(i as u64);
+        let estimate = estimate(&class_spec, depth, probes, class_seed, reborrow(&mut board), &mut |done| {
+            progress(before + done)
+        })?;
         classes.push((class, estimate));
     }
     // Independent estimates: means add, errors in quadrature. Tours count
     // from every square of a class; the work is one search a class.
-    let sum = |figure: fn(&Estimate) -> Figure, weighted: bool| {
+    let sum = |figure: &dyn Fn(&Estimate) -> Figure, weighted: bool| {
         let parts = classes.iter().map(|(class, e)| (if weighted { class.weight as f64 } else { 1.0 }, figure(e)));
         let (mean, variance) = parts.fold((0.0, 0.0), |(m, v), (w, f)| (m + w * f.mean, v + (w * f.std_error).powi(2)));
         Figure { mean, std_error: variance.sqrt() }
     };
-    let (tours, nodes, cpu_seconds) = (sum(|e| e.tours, true), sum(|e| e.nodes, false), sum(|e| e.cpu_seconds, false));
-    Ok(WholeBoardEstimate { classes, tours, nodes, cpu_seconds })
+    let (tours, nodes, cpu_seconds) =
+        (sum(&|e| e.tours, true), sum(&|e| e.nodes, false), sum(&|e| e.cpu_seconds, false));
+    let on_board = classes.iter().all(|(_, e)| e.board_seconds.is_some());
+    let board_seconds = on_board.then(|| sum(&|e| e.board_seconds.expect("every class ran on the board"), false));
+    Ok(WholeBoardEstimate { classes, tours, nodes, cpu_seconds, board_seconds })
+}
+
+/// The board for one more call (its trait object's lifetime shortened to
+/// the call's, which `as_deref_mut` cannot do).
+fn reborrow<'a>(board: &'a mut Option<&mut dyn Device>) -> Option<&'a mut dyn Device> {
+    match board {
+        Some(board) => Some(&mut **board),
+        None => None,
+    }
 }
 
 /// One random path down the search tree.
@@ -206,7 +251,7 @@ mod tests {
             prune: true,
         };
         let exact = Searcher::new(spec).unwrap().run(Goal::CountAll, &mut TourList::default());
-        let estimate = estimate(&spec, 6, 400, 7, &mut |_| Flow::Continue).unwrap();
+        let estimate = estimate(&spec, 6, 400, 7, None, &mut |_| Flow::Continue).unwrap();
         for (what, figure, truth) in
             [("tours", estimate.tours, exact.tours as f64), ("nodes", estimate.nodes, exact.nodes as f64)]
         {
@@ -217,7 +262,7 @@ mod tests {
         // Probes reaching no job still count: the levels above.
         assert!(estimate.probes_reaching_jobs <= estimate.probes);
         // The same seed, the same estimate.
-        let again = super::estimate(&spec, 6, 400, 7, &mut |_| Flow::Continue).unwrap();
+        let again = super::estimate(&spec, 6, 400, 7, None, &mut |_| Flow::Continue).unwrap();
         assert_eq!((again.tours, again.nodes), (estimate.tours, estimate.nodes));
     }
 
@@ -231,12 +276,12 @@ mod tests {
             order: MoveOrder::Fixed,
             prune: true,
         };
-        let whole = estimate_every_start(&spec, 4, 300, 1, &mut |_| Flow::Continue).unwrap();
+        let whole = estimate_every_start(&spec, 4, 300, 1, None, &mut |_| Flow::Continue).unwrap();
         assert_eq!(whole.classes.len(), 6);
         assert!((whole.tours.mean - 1728.0).abs() < 4.0 * whole.tours.std_error, "{:?}", whole.tours);
         // 22,690 nodes: one search a class, not weighted.
         assert!((whole.nodes.mean - 22_690.0).abs() < 4.0 * whole.nodes.std_error, "{:?}", whole.nodes);
-        let too_deep = estimate(&spec, 23, 10, 1, &mut |_| Flow::Continue).unwrap_err();
+        let too_deep = estimate(&spec, 23, 10, 1, None, &mut |_| Flow::Continue).unwrap_err();
         assert!(too_deep.to_string().contains("leave no search below them"), "{too_deep}");
     }
 }

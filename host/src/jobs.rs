@@ -29,7 +29,7 @@ use crate::parallel::PrefixJobs;
 use crate::queens::{count_plan, QueensError, QueensSpec};
 use crate::queens_query;
 use crate::query::{self, check_query, Query};
-use crate::render::{engine_seconds, queens_engine_seconds};
+use crate::render::{device_seconds, engine_seconds, queens_engine_seconds};
 use crate::search::{Flow, Goal, MoveOrder, SearchSpec, Status};
 use crate::symmetry::start_classes;
 
@@ -50,7 +50,9 @@ pub enum Task {
     },
     /// The tours below a path from the start square (a prefix job of a cut
     /// count, [`PrefixJobs`]): its nodes are the path's last square and
-    /// those below. The CPU device runs these; boards take whole searches.
+    /// those below. The CPU and the knight's-tour boards run these (a
+    /// board's engine 0 replays the path, and its engines share the tree
+    /// below it).
     TourPath {
         #[serde(with = "as_text")]
         board: BoardSize,
@@ -185,7 +187,8 @@ pub fn run_job(
             check_query(device, &Query { spec, goal: Goal::CountAll })?;
             let report = device.count_from(&spec, path, &mut Counting { progress })?;
             let outcome = report.outcome;
-            (outcome.tours, outcome.nodes, report.cycles, None, outcome.status)
+            let seconds = device_seconds(report.cycles, report.link);
+            (outcome.tours, outcome.nodes, report.cycles, seconds, outcome.status)
         }
         &Task::Queens { n, from, to } => {
             let spec =
@@ -227,8 +230,8 @@ impl Sink for Counting<'_> {
 }
 
 /// The jobs of a count of one start square cut into paths of one length,
-/// at least `min_jobs` of them where the tree has them (the CPU device runs
-/// these), and the nodes above the cut, which no job counts.
+/// at least `min_jobs` of them where the tree has them, and the nodes above
+/// the cut, which no job counts.
 pub fn path_jobs(spec: &SearchSpec, min_jobs: usize) -> (Vec<Job>, u64) {
     let cut = PrefixJobs::split(spec, min_jobs);
     let jobs = cut
@@ -570,7 +573,7 @@ mod tests {
     }
 
     #[test]
-    fn path_jobs_on_the_cpu_sum_to_the_whole_search_and_boards_refuse_them() {
+    fn path_jobs_sum_to_the_whole_search_and_a_device_without_them_refuses() {
         let spec = SearchSpec { board: BoardSize::square(5), ..six_by_six() };
         let (jobs, nodes_above) = path_jobs(&spec, 20);
         assert!(jobs.len() >= 20, "{}", jobs.len());

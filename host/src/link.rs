@@ -10,13 +10,14 @@ use serde::Serialize;
 use crate::board::{BoardSize, Square};
 use crate::device::{Device, EngineFigures, Problem, QueensSink, Report, Sink};
 use crate::error::{Capability, DeviceError, Direction};
+use crate::moves::path_moves;
 use crate::parallel::PrefixJobs;
 use crate::proto::{
-    code, Command, ErrorCode, FrameDecoder, Identity, QueensRequest, Response, SolveRequest, MAX_QUEENS_SPLIT_LEVEL,
-    MAX_SPLIT_LEVEL, VERSION,
+    code, Command, ErrorCode, FrameDecoder, Identity, MovePath, QueensRequest, Response, SolveRequest, MAX_PATH_MOVES,
+    MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, VERSION,
 };
 use crate::queens::{QueensSearch, QueensSpec};
-use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Status};
+use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};
 use crate::transport::Transport;
 
 /// Payload bytes a frame can have: a tour on the largest board one byte per
@@ -256,22 +257,31 @@ impl<T: Transport> LinkedDevice<T> {
         self.engines.unwrap_or(self.identity.engines)
     }
 
-    /// The level whose nodes become jobs: the shallowest with at least
+    /// The level whose nodes become jobs, in the tree below `path` (the
+    /// start square alone: the whole tree): the shallowest with at least
     /// [`JOBS_PER_ENGINE`] paths per engine while the tree still branches
-    /// ([`PrefixJobs::split_while_branching`]), or 0 on one engine; or the
-    /// level set by [`Self::set_split`].
-    pub fn split_level(&self, spec: &SearchSpec) -> u8 {
+    /// ([`PrefixJobs::split_below_while_branching`]), or 0 on one engine;
+    /// or the level set by [`Self::set_split`]. Level 0 also where no level
+    /// below the path qualifies.
+    pub fn split_level(&self, spec: &SearchSpec, path: &[Square]) -> u8 {
+        let path_end = path.len() - 1;
         if let Some(level) = self.split {
-            // A level at or past the board's last has no jobs: the device
-            // searches such a board on one engine, as level 0 asks.
-            return if usize::from(level) + 1 >= spec.board.area() { 0 } else { level };
+            // A level at or past the board's last has no jobs, nor has one
+            // at or above the path's end: the device searches such a tree on
+            // one engine, as level 0 asks.
+            let jobs_below = usize::from(level) + 1 < spec.board.area() && usize::from(level) > path_end;
+            return if jobs_below { level } else { 0 };
         }
         if self.engines() <= 1 {
             return 0;
         }
-        let jobs = PrefixJobs::split_while_branching(spec, usize::from(self.engines()) * JOBS_PER_ENGINE);
-        let level = jobs.prefixes.first().map_or(0, |prefix| u8::try_from(prefix.len() - 1).unwrap_or(0));
-        level.min(MAX_SPLIT_LEVEL)
+        let jobs = PrefixJobs::split_below_while_branching(spec, path, usize::from(self.engines()) * JOBS_PER_ENGINE);
+        let level = jobs.prefixes.first().map_or(0, |prefix| prefix.len() - 1).min(usize::from(MAX_SPLIT_LEVEL));
+        if level > path_end {
+            level as u8
+        } else {
+            0
+        }
     }
 
     fn describe(&self) -> String {
@@ -285,7 +295,9 @@ impl<T: Transport> LinkedDevice<T> {
             .ok_or_else(|| DeviceError::Timeout { device: self.describe(), timeout: self.timeout })
     }
 
-    fn request(&self, spec: &SearchSpec, goal: Goal) -> Result<SolveRequest, DeviceError> {
+    /// SOLVE for a search below `path` (the start square alone: the whole
+    /// tree).
+    fn request(&self, spec: &SearchSpec, goal: Goal, path: &[Square]) -> Result<SolveRequest, DeviceError> {
         let byte = |value: u16| u8::try_from(value).map_err(|_| DeviceError::OutOfRange(value));
         if spec.order == MoveOrder::Warnsdorff && !self.identity.warnsdorff {
             return Err(DeviceError::Unsupported(Capability::Warnsdorff));
@@ -293,7 +305,16 @@ impl<T: Transport> LinkedDevice<T> {
         if spec.prune && !self.identity.prune {
             return Err(DeviceError::Unsupported(Capability::Pruning));
         }
-        let split = self.split_level(spec);
+        let bad_path = |reason: String| DeviceError::BadPath { reason };
+        Searcher::new(*spec).and_then(|s| s.check_prefix(path)).map_err(|e| bad_path(e.to_string()))?;
+        if path.len() > 1 && path.len() >= spec.board.area() {
+            return Err(bad_path(format!("it fills the {} board: there is no search below it", spec.board)));
+        }
+        let moves = path_moves(path).expect("checked: knight's moves");
+        let path_moves = MovePath::new(&moves).ok_or_else(|| {
+            bad_path(format!("it has {} moves, and a device takes at most {MAX_PATH_MOVES}", moves.len()))
+        })?;
+        let split = self.split_level(spec, path);
         if split > MAX_SPLIT_LEVEL {
             return Err(DeviceError::SplitTooDeep { level: split, max: MAX_SPLIT_LEVEL });
         }
@@ -312,6 +333,7 @@ impl<T: Transport> LinkedDevice<T> {
             },
             split,
             engines: self.engines.unwrap_or(0),
+            path: path_moves,
         })
     }
 }
@@ -327,12 +349,25 @@ impl<T: Transport> Device for LinkedDevice<T> {
 
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         self.expect(Problem::Tours)?;
-        let request = self.request(spec, goal)?;
+        let request = self.request(spec, goal, &[spec.start])?;
         let mut tours = TourResults { sink, max_width: self.identity.max_width };
         // A tour of a job starts with the job's path: the split level's
         // squares and the start square.
         let prefix = usize::from(request.split) + 1;
         self.converse(Command::Solve(request), request.split, prefix, &mut tours)
+    }
+
+    /// Counts the tree below `path` on the device's engines (split below the
+    /// path when it has several): the walker replays the path from the root.
+    fn count_from(&mut self, spec: &SearchSpec, path: &[Square], sink: &mut dyn Sink) -> Result<Report, DeviceError> {
+        self.expect(Problem::Tours)?;
+        let request = self.request(spec, Goal::CountAll, path)?;
+        let mut tours = TourResults { sink, max_width: self.identity.max_width };
+        let mut report = self.converse(Command::Solve(request), request.split, path.len(), &mut tours)?;
+        // The device counts the path's squares; those above its last are the
+        // nodes above the cut (as the CPU's count below a path says).
+        report.outcome.nodes = report.outcome.nodes.saturating_sub(path.len() as u64 - 1);
+        Ok(report)
     }
 
     fn max_queens(&self) -> u8 {
@@ -594,9 +629,65 @@ mod tests {
             order: MoveOrder::Warnsdorff,
             prune: true,
         };
-        let error = device.request(&spec, Goal::First(1)).unwrap_err();
+        let error = device.request(&spec, Goal::First(1), &[spec.start]).unwrap_err();
         assert!(matches!(error, DeviceError::Unsupported(Capability::Warnsdorff)), "{error}");
-        assert!(device.request(&SearchSpec { order: MoveOrder::Fixed, ..spec }, Goal::First(1)).is_ok());
+        assert!(device.request(&SearchSpec { order: MoveOrder::Fixed, ..spec }, Goal::First(1), &[spec.start]).is_ok());
+    }
+
+    /// A count below a path sends the path's moves and splits below its end
+    /// (or not at all); a path that is
+    /// no knight's path from the start, fills the board or is longer than a
+    /// device takes is refused before anything is sent.
+    #[test]
+    fn a_count_below_a_path_splits_below_it_and_bad_paths_are_refused() {
+        let identity = Identity {
+            version: VERSION,
+            max_width: 8,
+            max_height: 8,
+            engines: 4,
+            clock_hz: 12_000_000,
+            baud: 3_000_000,
+            warnsdorff: true,
+            prune: true,
+            queens: false,
+        };
+        let idle = Response::Progress { searching: false, counters: Counters::default() };
+        let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
+        let device = LinkedDevice::connect("sim", transport, Duration::from_secs(1)).unwrap();
+        let squares = |names: &str| -> Vec<Square> { names.split(' ').map(|s| s.parse().unwrap()).collect() };
+        let spec = SearchSpec {
+            board: BoardSize::new(6, 6),
+            start: Square::new(0, 0),
+            closed: false,
+            order: MoveOrder::Fixed,
+            prune: true,
+        };
+        let path = squares("a1 b3 d4");
+        let request = device.request(&spec, Goal::CountAll, &path).unwrap();
+        assert_eq!(request.path.moves(), &[0, 1]);
+        assert!(request.split > 2, "split at {}, below the path's end", request.split);
+        let whole = device.request(&spec, Goal::CountAll, &[spec.start]).unwrap();
+        assert!(whole.split < request.split && whole.path.moves().is_empty());
+        let five = SearchSpec { board: BoardSize::new(5, 5), ..spec };
+        let deep = squares("a1 b3 a5 c4 e5 d3 e1 c2 a3 b1 d2 e4 c5 a4 b2 d1 e3 d5");
+        let fifteen = device.request(&five, Goal::CountAll, &deep[..16]).unwrap();
+        assert!(fifteen.split == 0 || fifteen.split > 15, "split at {}", fifteen.split);
+        for (bad, why) in [
+            (squares("b3 c5"), "start"),
+            (squares("a1 c2 c4"), "knight"),
+            (squares("a1 b3 a1"), "twice"),
+            (deep.clone(), "16"),
+        ] {
+            let error = device.request(&five, Goal::CountAll, &bad).unwrap_err();
+            assert!(matches!(error, DeviceError::BadPath { .. }) && error.to_string().contains(why), "{error}");
+        }
+        let small = SearchSpec { board: BoardSize::new(4, 3), ..spec };
+        let mut tours = crate::search::TourList::default();
+        Searcher::new(small).unwrap().run(Goal::First(1), &mut tours);
+        let error = device.request(&small, Goal::CountAll, &tours.0[0]).unwrap_err();
+        assert!(error.to_string().contains("fills"), "{error}");
+        let one = SearchSpec { board: BoardSize::new(1, 1), ..spec };
+        assert!(device.request(&one, Goal::CountAll, &[one.start]).is_ok(), "a whole search of one square");
     }
 
     #[test]

@@ -73,6 +73,7 @@ fn small_search(width: u8, height: u8, count: bool) -> SolveRequest {
         limit: 1,
         split: 0,
         engines: 0,
+        path: crate::proto::MovePath::EMPTY,
     }
 }
 

@@ -6,12 +6,12 @@
 //! link layer (`link`) adds I/O and clocks.
 
 pub use knights_protocol::codec::{
-    frame, Command, Counters, ErrorCode, Identity, Malformed, QueensRequest, Response, SolveRequest, COUNTERS_LENGTH,
-    OVERHEAD, TOUR_HEADER,
+    frame, Command, Counters, ErrorCode, Identity, Malformed, MovePath, QueensRequest, Response, SolveRequest,
+    COUNTERS_LENGTH, OVERHEAD, TOUR_HEADER,
 };
 pub use knights_protocol::crc::crc16;
 pub use knights_protocol::decoder::FrameDecoder;
-pub use knights_protocol::{MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, SYNC, VERSION};
+pub use knights_protocol::{MAX_PATH_MOVES, MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, SYNC, VERSION};
 
 pub mod code {
     //! Type bytes and numbers (defined in `knights_protocol`, for the

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::board::Square;
 use crate::device::{Device, EngineFigures, Sink};
 use crate::error::DeviceError;
+use crate::jobs::{self, DeviceFailure, Tally};
 use crate::link::LinkFigures;
 use crate::search::{Flow, Goal, SearchSpec, Status};
 use crate::validate::check_tour;
@@ -39,6 +40,47 @@ pub struct Answer {
     pub elapsed: Duration,
     /// Why the board can have no tour of this kind, when known without searching.
     pub impossible: Option<&'static str>,
+}
+
+/// Paths per device when several devices share one start's count: enough
+/// that the devices finish close together and a device dropped mid-count
+/// leaves one small job to redo.
+pub const PATH_JOBS_PER_DEVICE: usize = 16;
+
+/// Counts one start's tours on several devices: the tree is cut into paths
+/// from the start ([`jobs::path_jobs`]) that the devices take in turn (a
+/// board's engines share the tree below each), a device that fails is
+/// dropped and its path counted by the others. The answer's nodes include
+/// those above the cut; it names the first device, and the failures the
+/// devices dropped.
+pub fn count_shared(
+    mut devices: Vec<Box<dyn Device + Send>>,
+    spec: SearchSpec,
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+) -> Result<(Answer, Vec<DeviceFailure>), DeviceError> {
+    let query = Query { spec, goal: Goal::CountAll };
+    let first = devices.first_mut().expect("at least one device");
+    check_query(first.as_ref(), &query)?;
+    if spec.closed && spec.board.closed_tour_obstruction().is_some() {
+        return Ok((run(first.as_mut(), query, &mut |_, _| Flow::Continue)?, Vec::new()));
+    }
+    let device = first.name();
+    let (jobs, nodes_above) = jobs::path_jobs(&spec, devices.len() * PATH_JOBS_PER_DEVICE);
+    let shared = jobs::share(devices, &jobs, progress)?;
+    let answer = Answer {
+        query,
+        device,
+        tours: Vec::new(),
+        tour_count: shared.count(&jobs),
+        nodes: nodes_above + shared.nodes(),
+        status: shared.status,
+        cycles: None,
+        engines: None,
+        link: None,
+        elapsed: shared.elapsed,
+        impossible: None,
+    };
+    Ok((answer, shared.failures))
 }
 
 /// Checks that `query` makes sense on `device` (every error is one for which

@@ -264,7 +264,7 @@ pub fn queens_engine_seconds(answer: &QueensAnswer) -> Option<f64> {
 }
 
 /// `cycles` at the clock of the device behind `link`.
-fn device_seconds(cycles: Option<u64>, link: Option<LinkFigures>) -> Option<f64> {
+pub fn device_seconds(cycles: Option<u64>, link: Option<LinkFigures>) -> Option<f64> {
     match (cycles, link) {
         (Some(cycles), Some(link)) if link.clock_hz > 0 => Some(cycles as f64 / link.clock_hz as f64),
         _ => None,

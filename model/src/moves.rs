@@ -28,6 +28,19 @@ pub fn is_knight_move(a: Square, b: Square) -> bool {
     (df, dr) == (1, 2) || (df, dr) == (2, 1)
 }
 
+/// The canonical index of the knight's step from `a` to `b` (`None` when
+/// they are not a knight's move apart).
+pub fn step_index(a: Square, b: Square) -> Option<u8> {
+    let step = (i32::from(b.file) - i32::from(a.file), i32::from(b.rank) - i32::from(a.rank));
+    KNIGHT_STEPS.iter().position(|&s| s == step).map(|i| i as u8)
+}
+
+/// The moves of a path of squares, as canonical step indices (`None` when a
+/// step is not a knight's move).
+pub fn path_moves(path: &[Square]) -> Option<Vec<u8>> {
+    path.windows(2).map(|pair| step_index(pair[0], pair[1])).collect()
+}
+
 /// The squares a knight on `from` attacks, in canonical order.
 pub fn knight_neighbours(from: Square, board: BoardSize) -> impl Iterator<Item = Square> {
     KNIGHT_STEPS.iter().filter_map(move |&(df, dr)| from.offset(df, dr, board))
@@ -42,6 +55,18 @@ mod tests {
         let names: Vec<String> =
             knight_neighbours("d4".parse().unwrap(), BoardSize::square(8)).map(|s| s.to_string()).collect();
         assert_eq!(names, ["e6", "f5", "f3", "e2", "c2", "b3", "b5", "c6"]);
+    }
+
+    #[test]
+    fn a_paths_moves_are_its_steps_canonical_indices() {
+        let d4: Square = "d4".parse().unwrap();
+        for (i, to) in knight_neighbours(d4, BoardSize::square(8)).enumerate() {
+            assert_eq!(step_index(d4, to), Some(i as u8));
+        }
+        let path: Vec<Square> = ["a1", "b3", "d4", "c6"].iter().map(|s| s.parse().unwrap()).collect();
+        assert_eq!(path_moves(&path), Some(vec![0, 1, 7]));
+        assert_eq!(path_moves(&path[..1]), Some(vec![]));
+        assert_eq!(step_index(d4, d4), None);
     }
 
     #[test]

@@ -50,7 +50,14 @@ impl PrefixJobs {
     /// engine and little balance (on the simulator, open 5x5 from a1 is
     /// fastest at level 6, 1.3 times; level 7, 1.5 times, is slower).
     pub fn split_while_branching(spec: &SearchSpec, min_jobs: usize) -> Self {
-        let mut levels = Self::levels(spec);
+        Self::split_below_while_branching(spec, &[spec.start], min_jobs)
+    }
+
+    /// As [`Self::split_while_branching`], for the tree below `path` (a
+    /// path from the start square): the jobs extend it, and the nodes above
+    /// count from the node after its last square.
+    pub fn split_below_while_branching(spec: &SearchSpec, path: &[Square], min_jobs: usize) -> Self {
+        let mut levels = Self::levels_below(spec, path.to_vec());
         let mut cut = levels.next().expect("level 0 is the start square");
         for deeper in levels {
             if cut.prefixes.len() >= min_jobs || 2 * deeper.nodes_above > 3 * deeper.prefixes.len() as u64 {
@@ -64,9 +71,14 @@ impl PrefixJobs {
     /// The cuts at levels 0, 1, 2, ... while a level has paths and the next
     /// would not complete a tour.
     fn levels(spec: &SearchSpec) -> impl Iterator<Item = PrefixJobs> + '_ {
+        Self::levels_below(spec, vec![spec.start])
+    }
+
+    /// The cuts below `root` (its length first), as [`Self::levels`].
+    fn levels_below(spec: &SearchSpec, root: Vec<Square>) -> impl Iterator<Item = PrefixJobs> + '_ {
         let searcher = Searcher::new(*spec).ok();
         let pruned = move |path: &Vec<Square>| searcher.as_ref().is_some_and(|s| s.prunes(path));
-        let first = PrefixJobs { prefixes: vec![vec![spec.start]], nodes_above: 0 };
+        let first = PrefixJobs { prefixes: vec![root], nodes_above: 0 };
         std::iter::successors(Some(first), move |cut| {
             let length = cut.prefixes.first()?.len();
             if length + 1 >= spec.board.area() {

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::crc::crc16;
-use crate::{command, error, feature, flag, length, response, SYNC, VERSION};
+use crate::{command, error, feature, flag, length, response, MAX_PATH_MOVES, SYNC, VERSION};
 
 /// Bytes of a frame around its payload: sync, length, type, CRC.
 pub const OVERHEAD: usize = 6;
@@ -29,6 +29,52 @@ pub fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
     let crc = crc16(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
     bytes
+}
+
+/// The moves of a path from the start square, each the canonical index
+/// (0–7, `model/src/moves.rs`) of the knight's step taken: a search given a
+/// path searches only the tree below the path's last square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovePath {
+    length: u8,
+    moves: [u8; MAX_PATH_MOVES as usize],
+}
+
+impl MovePath {
+    /// No moves: the whole tree from the start square.
+    pub const EMPTY: MovePath = MovePath { length: 0, moves: [0; MAX_PATH_MOVES as usize] };
+
+    /// A path of `moves`; `None` when there are more than
+    /// [`MAX_PATH_MOVES`] or one is not a move index (0–7).
+    pub fn new(moves: &[u8]) -> Option<Self> {
+        if moves.len() > usize::from(MAX_PATH_MOVES) || moves.iter().any(|&m| m > 7) {
+            return None;
+        }
+        let mut path = MovePath::EMPTY;
+        path.moves[..moves.len()].copy_from_slice(moves);
+        path.length = moves.len() as u8;
+        Some(path)
+    }
+
+    pub fn moves(&self) -> &[u8] {
+        &self.moves[..usize::from(self.length)]
+    }
+
+    /// The moves bit-sliced, as the engines keep a path (a level's move is
+    /// read with three shifts, not a mux): bit `b` of move `k` at bit
+    /// `16 b + k`.
+    pub fn sliced(&self) -> u64 {
+        let bit = |k: usize, m: u8, b: usize| u64::from(m >> b & 1) << (16 * b + k);
+        self.moves().iter().enumerate().map(|(k, &m)| bit(k, m, 0) | bit(k, m, 1) | bit(k, m, 2)).sum()
+    }
+
+    /// SOLVE's path fields: the number of moves, then the sliced moves as a
+    /// little-endian 48-bit number (three 16-bit masks, mask `b` holding
+    /// bit `b` of each move).
+    fn fields(&self) -> [u8; 7] {
+        let sliced = self.sliced().to_le_bytes();
+        [self.length, sliced[0], sliced[1], sliced[2], sliced[3], sliced[4], sliced[5]]
+    }
 }
 
 /// A search as the device takes it.
@@ -51,11 +97,15 @@ pub struct SolveRequest {
     pub split: u8,
     /// Engines to share the jobs (the first ones); 0 uses all.
     pub engines: u8,
+    /// The search covers the tree below this path only (a prefix job); the
+    /// split level, when not 0, must lie below the path's end.
+    pub path: MovePath,
 }
 
 impl SolveRequest {
     /// SOLVE's payload: width, height, start file and rank, flags (the
-    /// first five bytes, the engines' arguments), limit, split, engines.
+    /// first five bytes, the engines' arguments), limit, split, engines,
+    /// the path's length and moves.
     pub fn payload(&self) -> Vec<u8> {
         let flag = |on: bool, bit: u8| if on { bit } else { 0 };
         let flags = flag(self.closed, flag::CLOSED)
@@ -66,6 +116,7 @@ impl SolveRequest {
         payload.extend_from_slice(&self.limit.to_le_bytes());
         payload.push(self.split);
         payload.push(self.engines);
+        payload.extend_from_slice(&self.path.fields());
         payload
     }
 }
@@ -88,13 +139,15 @@ pub struct QueensRequest {
 
 impl QueensRequest {
     /// QUEENS's payload: N twice (the board is square), the first rank's
-    /// files from and to, flags, then limit, split and engines as in SOLVE.
+    /// files from and to, flags, then limit, split and engines as in SOLVE,
+    /// and SOLVE's path fields, empty.
     pub fn payload(&self) -> Vec<u8> {
         let flags = if self.count { flag::COUNT } else { 0 };
         let mut payload = vec![self.n, self.n, self.first_from, self.first_to, flags];
         payload.extend_from_slice(&self.limit.to_le_bytes());
         payload.push(self.split);
         payload.push(self.engines);
+        payload.extend_from_slice(&MovePath::EMPTY.fields());
         payload
     }
 }
@@ -215,9 +268,10 @@ impl fmt::Display for ErrorCode {
             ErrorCode::Busy => f.write_str("the device is still running a search"),
             ErrorCode::BoardTooLarge => f.write_str("the board is larger than the bitstream was built for"),
             ErrorCode::StartOffBoard => f.write_str("the start square is off the board"),
-            ErrorCode::BadArgument => {
-                f.write_str("the request has a zero board side, unknown flags or a split level too deep for the build")
-            }
+            ErrorCode::BadArgument => f.write_str(
+                "the request has a zero board side, unknown flags, a split level too deep for the build or a \
+                     path it cannot take",
+            ),
             ErrorCode::WrongProblem => {
                 f.write_str("the build solves the other problem (knight's tours or N-Queens) than the one asked for")
             }
@@ -386,10 +440,23 @@ mod tests {
             limit: 1,
             split: 3,
             engines: 2,
+            path: MovePath::new(&[5, 2]).unwrap(),
         });
         let bytes = solve.encode();
-        assert_eq!(&bytes[..15], &[0xA5, 11, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0, 3, 2]);
-        assert_eq!(bytes.len(), 17);
-        assert_eq!(u16::from_le_bytes([bytes[15], bytes[16]]), crc16(&bytes[..15]));
+        // Moves 5 (101) and 2 (010): bit 0 of each in the first mask, and
+        // so on, move k at bit k.
+        let path = [2, 0b01, 0, 0b10, 0, 0b01, 0];
+        assert_eq!(&bytes[..15], &[0xA5, 18, 0, 0x02, 8, 8, 0, 0, 9, 1, 0, 0, 0, 3, 2]);
+        assert_eq!(&bytes[15..22], &path);
+        assert_eq!(bytes.len(), 24);
+        assert_eq!(u16::from_le_bytes([bytes[22], bytes[23]]), crc16(&bytes[..22]));
+    }
+
+    #[test]
+    fn a_path_holds_at_most_sixteen_move_indices() {
+        assert_eq!(MovePath::new(&[7; 16]).unwrap().moves(), &[7; 16]);
+        assert!(MovePath::new(&[0; 17]).is_none());
+        assert!(MovePath::new(&[8]).is_none());
+        assert_eq!(MovePath::EMPTY.fields(), [0; 7]);
     }
 }

@@ -23,10 +23,13 @@ pub mod decoder;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// Protocol version, reported in IDENTITY; a host refuses any other.
-pub const VERSION: u8 = 3;
+pub const VERSION: u8 = 4;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;
+/// The most moves a SOLVE's path may hold (the job the search is confined
+/// to; three bits a move, as a split search's jobs).
+pub const MAX_PATH_MOVES: u8 = 16;
 /// The deepest split level a QUEENS may ask for: a job is handed on as its
 /// queens' files, five bits a rank.
 pub const MAX_QUEENS_SPLIT_LEVEL: u8 = 9;
@@ -54,7 +57,8 @@ pub mod response {
 /// Payload lengths (the other commands have none; TOUR's is its header plus
 /// a byte per square).
 pub mod length {
-    pub const SOLVE: u16 = 11;
+    /// SOLVE and QUEENS.
+    pub const SOLVE: u16 = 18;
     pub const IDENTITY: u16 = 13;
     pub const ACK: u16 = 1;
     /// PROGRESS and DONE: status, then tours, nodes, cycles and engine cycles.

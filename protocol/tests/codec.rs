@@ -124,6 +124,7 @@ fn encoded_frames_have_the_protocols_payload_lengths() {
         limit: 0,
         split: 0,
         engines: 0,
+        path: knights_protocol::codec::MovePath::EMPTY,
     });
     assert_eq!(solve.encode().len() as u64, u64::from(length::SOLVE) + OVERHEAD as u64);
     let progress = Response::Progress { searching: true, counters: Default::default() };

@@ -8,7 +8,7 @@
 //! the arguments are a board, a start square and the flags. A board's build
 //! names the kind and how many engines it has.
 
-use knights_protocol::{feature, MAX_SPLIT_LEVEL};
+use knights_protocol::{feature, MAX_PATH_MOVES, MAX_SPLIT_LEVEL};
 use rust_hdl::prelude::*;
 
 use crate::engine::{Engine, EnginePort, JobRole};
@@ -57,6 +57,8 @@ impl<const SQ: usize, const LB: usize> Accelerator<SQ, LB> {
             // A job level must lie above the last level of the largest
             // board, and its path fit the queue.
             split_limit: (SQ - 1).min(usize::from(MAX_SPLIT_LEVEL) + 1) as u8,
+            // So must a path's end (a path is a job's, the same bits).
+            path_limit: (SQ - 1).min(usize::from(MAX_PATH_MOVES) + 1) as u8,
         };
         Accelerator {
             clock: Default::default(),
@@ -86,11 +88,8 @@ impl<const SQ: usize, const LB: usize> Logic for Accelerator<SQ, LB> {
         for i in 0..self.engines.len() {
             self.engines[i].clock.next = self.clock.val();
             EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
-            // (A standalone engine's inputs: jobs come from the queue here.)
+            // (The accelerator counts the tours it sends itself.)
             self.engines[i].limit.next = 0.into();
-            self.engines[i].prefix_length.next = 0.into();
-            self.engines[i].prefix_square.next = 0.into();
-            self.engines[i].prefix_valid.next = false;
         }
     }
 }

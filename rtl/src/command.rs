@@ -24,7 +24,9 @@ pub enum ReceiveState {
 }
 
 /// Payload bits kept: the longest command payload (SOLVE).
-pub const PAYLOAD_BITS: usize = 88;
+pub const PAYLOAD_BITS: usize = 8 * length::SOLVE as usize;
+// Each byte goes in at the top (bit 136, in the logic below).
+const _: () = assert!(PAYLOAD_BITS == 144);
 
 #[derive(LogicBlock)]
 pub struct CommandReceiver {
@@ -33,7 +35,7 @@ pub struct CommandReceiver {
     pub octet_valid: Signal<In, bool>,
     /// The command type of the last good frame.
     pub command: Signal<Out, Bits<8>>,
-    /// Its payload, first byte in the low bits (for an 11-byte SOLVE).
+    /// Its payload, first byte in the low bits (for SOLVE's 18 bytes).
     pub payload: Signal<Out, Bits<PAYLOAD_BITS>>,
     /// High for one clock per good frame.
     pub command_valid: Signal<Out, bool>,
@@ -190,7 +192,7 @@ impl Logic for CommandReceiver {
                 }
                 ReceiveState::Payload => {
                     self.payload_bits.d.next =
-                        (self.payload_bits.q.val() >> 8) | (bit_cast::<PAYLOAD_BITS, 8>(self.octet.val()) << 80);
+                        (self.payload_bits.q.val() >> 8) | (bit_cast::<PAYLOAD_BITS, 8>(self.octet.val()) << 136);
                     self.remaining.d.next = self.remaining.q.val() - 1;
                     if self.remaining.q.val() == 1 {
                         self.state.d.next = ReceiveState::CrcLow;
@@ -286,7 +288,7 @@ mod tests {
         events
     }
 
-    const SOLVE: [u8; 11] = [8, 6, 1, 2, 0x0B, 0x78, 0x56, 0x34, 0x12, 3, 0xFF];
+    const SOLVE: [u8; 18] = [8, 6, 1, 2, 0x0B, 0x78, 0x56, 0x34, 0x12, 3, 0xFF, 2, 0x01, 0x00, 0x02, 0x00, 0x01, 0x80];
 
     fn solve() -> Event {
         Event::Command { command: command::SOLVE, payload: SOLVE.to_vec() }

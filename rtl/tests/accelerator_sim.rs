@@ -85,6 +85,7 @@ fn first_tour(order: MoveOrder) -> Command {
         limit: 1,
         split: 0,
         engines: 0,
+        path: knights_protocol::codec::MovePath::EMPTY,
     })
 }
 

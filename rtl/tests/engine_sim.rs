@@ -3,9 +3,10 @@
 
 use std::sync::{Arc, Mutex};
 
+use knights_model::moves::path_moves;
 use knights_model::search::TourList;
 use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
-use knights_protocol::codec::SolveRequest;
+use knights_protocol::codec::{MovePath, SolveRequest};
 use knights_rtl::engine::{Engine, JobRole};
 use rust_hdl::prelude::*;
 
@@ -50,8 +51,8 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
     goal: Goal,
     stall_every: u64,
 ) -> Run {
-    let index = move |s: Square| (s.rank as usize * max.0 + s.file as usize) as u64;
-    let prefix: Vec<u64> = prefix.iter().map(|&s| index(s)).collect();
+    let squares: Vec<Square> = std::iter::once(spec.start).chain(prefix.iter().copied()).collect();
+    let path = MovePath::new(&path_moves(&squares).expect("a path of knight's moves")).expect("16 moves at most");
     uut.connect_all();
     let result = Arc::new(Mutex::new(Run::default()));
     let out = result.clone();
@@ -73,10 +74,12 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
             limit: 0,
             split: 0,
             engines: 0,
+            path,
         };
         let arguments = &request.payload()[..5];
         x.port.arguments.next = arguments.iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b)).into();
-        x.prefix_length.next = (prefix.len() as u64).into();
+        x.port.path.next = path.sliced().into();
+        x.port.path_length.next = (path.moves().len() as u64).into();
         if let Goal::First(k) = goal {
             x.limit.next = k.into();
         }
@@ -85,21 +88,12 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
         x.port.start.next = false;
         let mut tour = Vec::new();
         let mut clock = 0u64;
-        let mut loaded = 0;
         let (mut tour_count, mut nodes, mut cycles) = (0u64, 0u64, 0u64);
         // The counts are registered: they trail the search by a clock.
         let mut after_done = 0;
         loop {
             x.port.item_ready.next = stall_every == 0 || clock % stall_every != 0;
-            // Offer the prefix with gaps too, to exercise the handshake.
-            x.prefix_valid.next = loaded < prefix.len() && (stall_every == 0 || clock % stall_every != 1);
-            if loaded < prefix.len() {
-                x.prefix_square.next = prefix[loaded].into();
-            }
             wait_clock_false!(sim, clock, x);
-            if x.prefix_valid.val() && x.prefix_ready.val() {
-                loaded += 1;
-            }
             if x.port.item_valid.val() && x.port.item_ready.val() {
                 let index = x.port.item.val().index();
                 tour.push(Square::new((index % max.0) as u16, (index / max.0) as u16));

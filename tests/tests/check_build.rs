@@ -38,7 +38,7 @@ fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
     let report = check_build::check(&board, &dir, None, &mut |_| {}).unwrap();
     assert!(report.passed(), "{}", report.text());
     let names: Vec<&str> = report.steps.iter().map(|s| s.name).collect();
-    assert_eq!(names, ["pins", "identify", "count", "first-k", "bad crc", "abort"]);
+    assert_eq!(names, ["pins", "identify", "count", "path", "first-k", "bad crc", "abort"]);
     assert!(report.text().contains("304 tours in 8855 nodes as the reference"), "{}", report.text());
 
     let mut swapped = board.clone();

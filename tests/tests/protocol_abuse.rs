@@ -60,6 +60,7 @@ fn solve(width: u8, height: u8, file: u8, rank: u8, count: bool) -> SolveRequest
         limit: 1,
         split: 0,
         engines: 0,
+        path: knights::proto::MovePath::EMPTY,
     }
 }
 
@@ -79,10 +80,18 @@ fn assert_identifies(link: &mut Link<SimTransport>) {
 fn each_bad_input_gets_its_error_and_the_device_goes_on() {
     let mut identify_bad_crc = Command::Identify.encode();
     identify_bad_crc[4] ^= 0x40;
-    let mut bad_flags = Command::Solve(solve(5, 5, 0, 0, true)).encode();
-    bad_flags[8] = 0x10; // the first flag bit without a meaning
-    let crc = crc16(&bad_flags[..15]).to_le_bytes();
-    bad_flags[15..].copy_from_slice(&crc);
+    // SOLVE's payload changed at `at` (a byte past the header's four).
+    let solve_with = |at: usize, value: u8, split: u8| {
+        let mut bytes = Command::Solve(SolveRequest { split, ..solve(5, 5, 0, 0, true) }).encode();
+        bytes[4 + at] = value;
+        let end = bytes.len() - 2;
+        let crc = crc16(&bytes[..end]).to_le_bytes();
+        bytes[end..].copy_from_slice(&crc);
+        bytes
+    };
+    let bad_flags = solve_with(4, 0x10, 0); // the first flag bit without a meaning
+    let long_path = solve_with(11, 17, 0); // a path of 17 moves: more than a job holds
+    let split_on_path = solve_with(11, 3, 3); // jobs at the path's end, not below it
     let solve_frame = Command::Solve(solve(5, 5, 0, 0, false)).encode();
     let cases: Vec<(&str, Vec<u8>, Response)> = vec![
         ("9x8 board", Command::Solve(solve(9, 8, 0, 0, true)).encode(), error(ErrorCode::BoardTooLarge, code::SOLVE)),
@@ -99,6 +108,8 @@ fn each_bad_input_gets_its_error_and_the_device_goes_on() {
         ),
         ("zero width", Command::Solve(solve(0, 5, 0, 0, true)).encode(), error(ErrorCode::BadArgument, code::SOLVE)),
         ("unknown flag", bad_flags, error(ErrorCode::BadArgument, code::SOLVE)),
+        ("a path of 17 moves", long_path, error(ErrorCode::BadArgument, code::SOLVE)),
+        ("a split level at the path's end", split_on_path, error(ErrorCode::BadArgument, code::SOLVE)),
         ("bad CRC", identify_bad_crc, error(ErrorCode::BadCrc, code::IDENTIFY)),
         ("unknown command", frame(0x7F, &[]), error(ErrorCode::UnknownCommand, 0x7F)),
         ("IDENTIFY with a payload", frame(code::IDENTIFY, &[1]), error(ErrorCode::BadLength, code::IDENTIFY)),

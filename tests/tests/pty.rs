@@ -107,6 +107,7 @@ fn a_half_sent_frame_left_on_the_port_does_not_spoil_the_next_run() {
         limit: 0,
         split: 0,
         engines: 0,
+        path: knights::proto::MovePath::EMPTY,
     };
     let mut killed = SerialTransport::open(&served.path, 3_000_000).unwrap();
     killed.write_all(&Command::Solve(request).encode()[..7]).unwrap();

@@ -147,6 +147,7 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
         limit: 0,
         split: 0,
         engines: 0,
+        path: knights::proto::MovePath::EMPTY,
     };
     for (link, command) in [(&mut queens, Command::Solve(solve)), (&mut tours, Command::Queens(request))] {
         link.send(&command).unwrap();

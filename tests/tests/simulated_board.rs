@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use std::collections::HashSet;
 
-use knights::device::{Device, Report, Sink};
+use knights::device::{CpuDevice, Device, Report, Sink};
 use knights::error::DeviceError;
 use knights::link::LinkedDevice;
 use knights::moves::is_knight_move;
+use knights::parallel::PrefixJobs;
 use knights::proto::MAX_SPLIT_LEVEL;
 use knights::search::Flow;
 use knights::transport::SimTransport;
@@ -144,6 +145,55 @@ fn every_split_level_counts_exactly() {
     });
 }
 
+/// Counts below paths from the start (prefix jobs, as `knights plan` cuts a
+/// count): each equals the CPU's count below the same path, node for node,
+/// with the engines sharing it below the path (the device's split, and a
+/// fixed one two levels below the path's end) and on one engine; together
+/// with the nodes above the cut they are the whole tree. Paths from one move
+/// to sixteen, open and closed, both orders.
+#[test]
+fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
+    on_board("counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree", |device| {
+        let mut cpu = CpuDevice { threads: 1 };
+        for (board, start, closed, order, min_jobs) in [
+            ("5", "a1", false, MoveOrder::Fixed, 2),
+            ("5", "c3", false, MoveOrder::Warnsdorff, 12),
+            ("6x5", "b1", true, MoveOrder::Fixed, 40),
+        ] {
+            let spec = SearchSpec { prune: true, order, ..spec(board, start, closed) };
+            let whole = reference(spec, Goal::CountAll).0;
+            let cut = PrefixJobs::split(&spec, min_jobs);
+            let (mut tours, mut nodes) = (0, cut.nodes_above);
+            for path in &cut.prefixes {
+                let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+                let below = path.len() as u8 + 1;
+                for split in [None, Some(below), Some(0)] {
+                    device.set_split(split);
+                    let report = device.count_from(&spec, path, &mut Tours::default()).unwrap();
+                    assert_eq!(report.outcome, expected, "{board} from {start} below {path:?}, split {split:?}");
+                }
+                tours += expected.tours;
+                nodes += expected.nodes;
+            }
+            assert_eq!((tours, nodes), (whole.tours, whole.nodes), "{board} from {start}: {} jobs", cut.prefixes.len());
+        }
+        // A deep path: sixteen moves, the most a device takes.
+        let spec = SearchSpec { prune: true, ..spec("6", "a1", false) };
+        let mut first = knights::search::TourList::default();
+        Searcher::new(spec).unwrap().run(Goal::First(1), &mut first);
+        for length in [10, 17] {
+            let path = &first.0[0][..length];
+            let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+            for split in [None, Some(0)] {
+                device.set_split(split);
+                let report = device.count_from(&spec, path, &mut Tours::default()).unwrap();
+                assert_eq!(report.outcome, expected, "below {length} squares, split {split:?}");
+            }
+        }
+        device.set_split(None);
+    });
+}
+
 #[test]
 fn closed_tours_count_exactly() {
     on_board("closed_tours_count_exactly", |device| {
@@ -201,7 +251,7 @@ fn one_node_per_clock() {
         assert_eq!(report.cycles, Some(5 + report.outcome.nodes + 1));
         let link = report.link.unwrap();
         assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
-        assert_eq!(link.bytes_sent, 17, "one SOLVE frame");
+        assert_eq!(link.bytes_sent, 24, "one SOLVE frame");
         assert_eq!(link.bytes_skipped, 0);
     });
 }

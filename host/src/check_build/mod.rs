@@ -17,8 +17,10 @@ use knights_sim::{Build, SimulatedBoard};
 use crate::board_sim;
 use crate::boards::{Board, EngineKind};
 use crate::build_report::BuildReport;
-use crate::device::CpuDevice;
+use crate::device::{CpuDevice, Device};
+use crate::jobs::{self, Job, JobResult, Task};
 use crate::link::{Link, LinkedDevice};
+use crate::parallel::PrefixJobs;
 use crate::proto::{self, code, Command, ErrorCode, Identity, QueensRequest, Response, SolveRequest};
 use crate::queens_query::{self, QueensQuery};
 use crate::query::{self, Query};
@@ -138,13 +140,16 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
         }
     };
     let queens = solves_queens(build);
-    let checks: [(&'static str, Check); 5] = [
+    let mut checks: Vec<(&'static str, Check)> = vec![
         ("identify", identify),
         ("count", if queens { count_queens } else { count_tours }),
         ("first-k", if queens { first_queens } else { first_tours }),
         ("bad crc", bad_crc),
         ("abort", abort),
     ];
+    if !queens {
+        checks.insert(2, ("path", count_below_path));
+    }
     for (name, check) in checks {
         let outcome = check(build, &mut device);
         let failed = outcome.is_err();
@@ -229,6 +234,29 @@ fn count_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> 
         ));
     }
     Ok(format!("{what}: {} as the reference", describe(seen.tour_count, seen.nodes)))
+}
+
+/// A count below a path from the start (a prefix job: engine 0 replays
+/// the path, the engines share the tree below) equals the CPU's below it.
+fn count_below_path(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
+    let spec = small_tour_search(build, MoveOrder::Fixed);
+    let cut = PrefixJobs::split(&spec, 6);
+    let path = cut.prefixes.last().ok_or("the board has no path from a1")?;
+    let job = Job { id: 0, weight: 1, task: Task::tour_path(&spec, path.clone()) };
+    let run = |device: &mut dyn Device| -> Result<JobResult, String> {
+        let result = jobs::run_job(device, &job, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
+        result.ok_or_else(|| "the job did not finish".to_string())
+    };
+    let (seen, reference) = (run(device)?, run(&mut cpu())?);
+    let squares: Vec<String> = path.iter().map(ToString::to_string).collect();
+    let what = format!("{} below {}", spec.board, squares.join(" "));
+    if (seen.count, seen.nodes) != (reference.count, reference.nodes) {
+        return Err(format!(
+            "{what}: {} tours in {} nodes; the reference finds {} in {}",
+            seen.count, seen.nodes, reference.count, reference.nodes
+        ));
+    }
+    Ok(format!("{what}: {} tours in {} nodes as the reference", seen.count, seen.nodes))
 }
 
 fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
@@ -335,6 +363,7 @@ fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result
             limit: 0,
             split: 0,
             engines: 0,
+            path: crate::proto::MovePath::EMPTY,
         };
         (Command::Solve(request), code::SOLVE)
     };

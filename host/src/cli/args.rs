@@ -125,6 +125,11 @@ pub enum Command {
         /// Seed of the probes' random choices.
         #[arg(long, default_value_t = 1, value_name = "S")]
         seed: u64,
+        /// Count each probe's job on the simulated board too (checked
+        /// against the CPU's count): its engines' seconds model the board's
+        /// time for the whole count.
+        #[arg(long)]
+        on_sim: bool,
         /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -282,7 +287,7 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub tours: TourArgs,
     /// Cut one start's count into at least this many paths from the start
-    /// (jobs the CPU device runs; boards take whole searches).
+    /// (a board's engines share each path's tree below it).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub min_jobs: usize,
     /// An N-Queens count instead.

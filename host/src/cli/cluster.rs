@@ -39,9 +39,9 @@ pub fn plan(args: &PlanArgs, out: &mut dyn Write) -> Result<()> {
     std::fs::write(&args.out, serde_json::to_string_pretty(&manifest)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let runs_on = if manifest.jobs.iter().any(|job| matches!(job.task, Task::TourPath { .. })) {
-        "paths from the start: run them with --device cpu"
+        "paths from the start"
     } else {
-        "whole searches: any device runs them"
+        "whole searches"
     };
     writeln!(
         out,
@@ -151,26 +151,30 @@ pub fn estimate(
     depth: usize,
     probes: usize,
     seed: u64,
+    on_sim: bool,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
     if format == Format::Svg {
         return Err(UsageError("estimate writes text or json".into()).into());
     }
+    let mut sim = if on_sim { Some(super::device::default_simulated()?) } else { None };
+    let board = sim.as_deref_mut().map(|d| d as &mut dyn Device);
     if probes < 2 {
         return Err(UsageError("--probes must be at least 2 (the spread of the probes is the error)".into()).into());
     }
     let spec = search.spec();
     let quiet = &mut |_| knights::search::Flow::Continue;
-    let (classes, tours, nodes, seconds) = if search.start() == Start::All {
-        let whole = knights::estimate::estimate_every_start(&spec, depth, probes, seed, quiet)?;
+    let (classes, tours, nodes, seconds, board_seconds) = if search.start() == Start::All {
+        let whole = knights::estimate::estimate_every_start(&spec, depth, probes, seed, board, quiet)?;
         let classes: Vec<_> = whole.classes.into_iter().map(|(class, e)| (class.start, class.weight, e)).collect();
-        (classes, whole.tours, whole.nodes, whole.cpu_seconds)
+        (classes, whole.tours, whole.nodes, whole.cpu_seconds, whole.board_seconds)
     } else {
-        let one = knights::estimate::estimate(&spec, depth, probes, seed, quiet)?;
-        let (tours, nodes, seconds) = (one.tours, one.nodes, one.cpu_seconds);
-        (vec![(spec.start, 1, one)], tours, nodes, seconds)
+        let one = knights::estimate::estimate(&spec, depth, probes, seed, board, quiet)?;
+        let (tours, nodes, seconds, board_seconds) = (one.tours, one.nodes, one.cpu_seconds, one.board_seconds);
+        (vec![(spec.start, 1, one)], tours, nodes, seconds, board_seconds)
     };
+    let board_cycles: u64 = classes.iter().filter_map(|c| c.2.board_sampled_cycles).sum();
     let sampled_nodes: u64 = classes.iter().map(|c| c.2.sampled_nodes).sum();
     let sampled_seconds: f64 = classes.iter().map(|c| c.2.sampled_seconds).sum();
     let rate = sampled_nodes as f64 / sampled_seconds.max(1e-9);
@@ -194,6 +198,12 @@ pub fn estimate(
                 "sampled_nodes": sampled_nodes,
                 "sampled_seconds": sampled_seconds,
                 "cpu_core_nodes_per_second": rate,
+                "sim_board": sim.as_ref().map(|board| json!({
+                    "device": board.name(),
+                    "engine_seconds": board_seconds.map(figure),
+                    "sampled_cycles": board_cycles,
+                    "cycles_per_node": board_cycles as f64 / sampled_nodes.max(1) as f64,
+                })),
                 "classes": classes.iter().map(|(start, weight, e)| json!({
                     "start": start.to_string(),
                     "weight": weight,
@@ -223,6 +233,14 @@ pub fn estimate(
                 probes,
                 if classes.len() > 1 { " a class" } else { "" }
             )?;
+            if let Some(board_seconds) = board_seconds {
+                writeln!(
+                    out,
+                    "on the simulated board: {} s of its engines' time at its clock, {:.3} clocks per node on the probed jobs, every job's count equal to the CPU's",
+                    pm(board_seconds),
+                    board_cycles as f64 / sampled_nodes.max(1) as f64
+                )?;
+            }
         }
     }
     Ok(())

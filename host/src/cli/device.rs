@@ -24,7 +24,7 @@ impl DeviceArgs {
         let mut devices = self.open_all(problem)?;
         if devices.len() > 1 {
             return Err(UsageError(format!(
-                "{} devices were given, but this search runs on one: several devices share the jobs of `knights count --start all` and `knights queens --count`",
+                "{} devices were given, but this search runs on one: several devices share the jobs of `knights count` and `knights queens --count`",
                 devices.len()
             ))
             .into());
@@ -117,6 +117,18 @@ impl DeviceArgs {
         ))
         .into())
     }
+}
+
+/// The default simulated knight's-tour board, as `--device sim` opens it.
+#[cfg(feature = "sim")]
+pub(super) fn default_simulated() -> Result<Box<dyn Device + Send>> {
+    let transport = knights::transport::SimTransport::new();
+    Ok(Box::new(LinkedDevice::connect("sim", transport, Duration::from_secs(60))?))
+}
+
+#[cfg(not(feature = "sim"))]
+pub(super) fn default_simulated() -> Result<Box<dyn Device + Send>> {
+    Err(UsageError(format!("the simulated board {}: drop --on-sim", super::missing_feature("sim"))).into())
 }
 
 /// A simulated board of the build called `board` (or the default build for

@@ -37,8 +37,8 @@ pub fn execute(cli: Cli) -> Result<()> {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
             queens::queens(QueensQuery { n, goal, mirror: !no_symmetry }, &device, &progress, format, out)
         }
-        Command::Estimate { search, depth, probes, seed, format } => {
-            cluster::estimate(&search, depth, probes, seed, format, out)
+        Command::Estimate { search, depth, probes, seed, on_sim, format } => {
+            cluster::estimate(&search, depth, probes, seed, on_sim, format, out)
         }
         Command::Plan(args) => cluster::plan(&args, out),
         Command::RunJobs { manifest, part, out: path, device, progress } => {

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use anyhow::Result;
-use knights::device::Problem;
+use knights::device::{Device, Problem};
 use knights::error::UsageError;
 use knights::query::{self, Answer, Query};
 use knights::render;
@@ -45,7 +45,19 @@ pub fn count(
     if search.start() == Start::All {
         return count_every_start(search, device, progress, format, out);
     }
-    let answer = search_with(device, Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?;
+    let mut devices = device.open_all(Problem::Tours)?;
+    let answer = if devices.len() == 1 {
+        search_with(devices.remove(0), Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?
+    } else {
+        // Several devices share the count's paths from the start.
+        let progress = Mutex::new(Progress::from_args(progress)?);
+        let (answer, failures) = query::count_shared(devices, search.spec(), &|tally| {
+            progress.lock().expect("progress is not poisoned").update_jobs(tally)
+        })?;
+        progress.into_inner().expect("progress is not poisoned").finish();
+        warn_of_failures(&failures);
+        answer
+    };
     match format {
         Format::Json => writeln!(out, "{}", render::json(&answer))?,
         _ => writeln!(out, "{}", render::summary(&answer))?,
@@ -76,13 +88,12 @@ fn count_every_start(
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
-    search_with(device_args, query, None)
+    search_with(device_args.open()?, query, None)
 }
 
 /// Runs `query` with the progress `--progress` asks for (a bar without it),
 /// its clock started once the device is connected.
-fn search_with(device_args: &DeviceArgs, query: Query, progress: Option<&ProgressArgs>) -> Result<Answer> {
-    let mut device = device_args.open()?;
+fn search_with(mut device: Box<dyn Device + Send>, query: Query, progress: Option<&ProgressArgs>) -> Result<Answer> {
     let mut progress = match progress {
         Some(args) => Progress::from_args(args)?,
         None => Progress::new(ProgressKind::Bar),

@@ -232,7 +232,9 @@ impl Searcher {
         })
     }
 
-    fn check_prefix(&self, prefix: &[Square]) -> Result<()> {
+    /// Checks that `prefix` is a path the search could take: from the start
+    /// square, on the board, knight's moves, no square twice.
+    pub fn check_prefix(&self, prefix: &[Square]) -> Result<()> {
         let Some(&first) = prefix.first() else { bail!("a prefix needs at least the start square") };
         if first != self.spec.start {
             bail!("prefix starts on {first}, not on the start square {}", self.spec.start);

@@ -13,6 +13,12 @@
 //! one engine: above the job level the walker, at it whoever searches the
 //! job, below it the only one there.
 //!
+//! A search may also be confined to a path (a prefix job from the host):
+//! the walker replays it from the root, as a worker replays a job, and
+//! searches (or walks) below its end. Its levels keep no untried moves, so
+//! the search never returns above it; the queue's jobs carry it, as the
+//! walker's path starts as the search's.
+//!
 //! The engine's state machine tells this block what it does each clock
 //! (inputs named after its states and steps) and follows its answers.
 
@@ -28,6 +34,9 @@ pub struct JobShare<const LB: usize> {
     /// A search starts, split at `split_level` (0: not split).
     pub search_start: Signal<In, bool>,
     pub split_level: Signal<In, Bits<LB>>,
+    /// The search's path, and its length (0: none), taken at `search_start`.
+    pub search_path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub path_length: Signal<In, Bits<LB>>,
     /// The engine's state (the root, searching in Run, waiting for a job in
     /// Next, replaying a path, rejoining), on a board whose last level is
     /// `last_level`.
@@ -83,6 +92,10 @@ pub struct JobShare<const LB: usize> {
     pub fetch_level: Signal<Out, Bits<LB>>,
     pub forcing: Signal<Out, bool>,
     pub replay_move: Signal<Out, Bits<8>>,
+    /// The root is followed by the search's path, replayed (the walker's).
+    pub replays_path: Signal<Out, bool>,
+    /// A descent this clock enters the path's last square.
+    pub push_ends_path: Signal<Out, bool>,
     /// A descent, or a pop, this clock enters the job level.
     pub push_reaches_job: Signal<Out, bool>,
     pub pop_reaches_job: Signal<Out, bool>,
@@ -91,6 +104,8 @@ pub struct JobShare<const LB: usize> {
     paths: JobPath<LB>,
     split_depth: DFF<Bits<LB>>,
     split_on: DFF<bool>,
+    on_path: DFF<bool>,
+    path_end: DFF<Bits<LB>>,
     walking_top: DFF<bool>,
     jobs_found: DFF<Bits<32>>,
     found_pulse: DFF<bool>,
@@ -132,6 +147,8 @@ impl<const LB: usize> JobShare<LB> {
             clock: Default::default(),
             search_start: Default::default(),
             split_level: Default::default(),
+            search_path: Default::default(),
+            path_length: Default::default(),
             state: Default::default(),
             last_level: Default::default(),
             depth: Default::default(),
@@ -161,12 +178,16 @@ impl<const LB: usize> JobShare<LB> {
             fetch_level: Default::default(),
             forcing: Default::default(),
             replay_move: Default::default(),
+            replays_path: Default::default(),
+            push_ends_path: Default::default(),
             push_reaches_job: Default::default(),
             pop_reaches_job: Default::default(),
             walker: Constant::new(walker),
             paths: Default::default(),
             split_depth: Default::default(),
             split_on: Default::default(),
+            on_path: Default::default(),
+            path_end: Default::default(),
             walking_top: Default::default(),
             jobs_found: Default::default(),
             found_pulse: Default::default(),
@@ -201,6 +222,8 @@ impl<const LB: usize> Logic for JobShare<LB> {
             clock,
             split_depth,
             split_on,
+            on_path,
+            path_end,
             walking_top,
             jobs_found,
             found_pulse,
@@ -344,7 +367,21 @@ impl<const LB: usize> Logic for JobShare<LB> {
         if self.job_starts.val() & self.rejoin_allowed.q.val() {
             self.fetch.next = true;
         }
+        // The search's path: the walker replays it from the root (its path
+        // register starts as it), and searches below its last square.
+        self.replays_path.next = self.on_path.q.val();
+        self.push_ends_path.next = self.on_path.q.val() & ((self.depth.val() + 1) == self.path_end.q.val());
+        // (Every clock of a replay is a descent: the state says so early,
+        // where `entering` comes late, off the step's choice.)
+        if (self.state.val() == EngineState::Replay) & self.push_ends_path.val() {
+            self.on_path.d.next = false;
+        }
         if self.search_start.val() {
+            self.on_path.d.next = self.walker.val() & self.path_length.val().any();
+            self.path_end.d.next = self.path_length.val();
+            if self.walker.val() {
+                self.path.d.next = self.search_path.val();
+            }
             self.split_depth.d.next = self.split_level.val();
             self.walking_top.d.next = self.walker.val() & self.split_level.val().any();
             self.split_on.d.next = false;

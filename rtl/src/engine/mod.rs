@@ -78,7 +78,6 @@ pub enum EngineState {
     Idle,
     Setup,
     Root,
-    Load,
     Next,
     Rejoin,
     Replay,
@@ -100,21 +99,11 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     /// read as tours are found, so hold it while the search runs. (Ignored
     /// by [`Engine::for_accelerator`]: the accelerator counts tours itself.)
     pub limit: Signal<In, Bits<48>>,
-    /// Squares of a fixed starting path after the start square (a prefix
-    /// job); 0 searches from the start square alone. The search then covers
-    /// only the paths that begin with this prefix. (Not combined with a
-    /// split level; ignored by [`Engine::for_accelerator`].)
-    pub prefix_length: Signal<In, Bits<LB>>,
-    /// The next prefix square, taken when both valid and ready are high.
-    pub prefix_square: Signal<In, Bits<LB>>,
-    pub prefix_valid: Signal<In, bool>,
-    pub prefix_ready: Signal<Out, bool>,
 
-    // A standalone engine takes prefix jobs and stops itself at `limit`
-    // tours. The accelerator's engines share work by a job queue and the
-    // accelerator counts tours, so this constant drops that logic (an engine
-    // synthesised as its own module keeps logic its tied-off inputs would
-    // otherwise fold away).
+    // A standalone engine stops itself at `limit` tours. The accelerator
+    // counts tours, so this constant drops that logic (an engine synthesised
+    // as its own module keeps logic its tied-off inputs would otherwise fold
+    // away).
     standalone: Constant<bool>,
     // Warnsdorff's order is built in. A build can leave it out (about an
     // eighth of an engine's logic) to fit more engines.
@@ -127,13 +116,11 @@ pub struct Engine<const SQ: usize, const LB: usize> {
     tour: TourStream<LB>,
 
     state: DFF<EngineState>,
-    prefix_left: DFF<Bits<LB>>,
     tour_pulse: DFF<bool>,
     reported: DFF<bool>,
     tour_count: DFF<Bits<48>>,
 
     // Combinational values.
-    prefix_one_hot: Signal<Local, Bits<SQ>>,
     expand: Signal<Local, bool>,
     entering: Signal<Local, bool>,
     job_starts: Signal<Local, bool>,
@@ -144,14 +131,14 @@ pub struct Engine<const SQ: usize, const LB: usize> {
 }
 
 impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
-    /// An engine for boards up to `max_width` × `max_height`, with its
-    /// prefix port. (Given a split level with `job_space` low, it searches
+    /// An engine for boards up to `max_width` × `max_height` that stops
+    /// itself at `limit` tours. (Given a split level with `job_space` low, it searches
     /// every job itself.)
     pub fn new(max_width: usize, max_height: usize) -> Self {
         Self::build(max_width, max_height, true, true, JobRole::Walker)
     }
 
-    /// As [`Engine::new`], with the prefix port and `limit` ignored: the
+    /// As [`Engine::new`], with `limit` ignored: the
     /// logic the accelerator's engines need (they take jobs from a queue, and
     /// the accelerator counts the tours sent). Without `warnsdorff` the
     /// engine searches in the fixed order whatever its `warnsdorff` input.
@@ -171,10 +158,6 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             clock: Default::default(),
             port: Default::default(),
             limit: Default::default(),
-            prefix_length: Default::default(),
-            prefix_square: Default::default(),
-            prefix_valid: Default::default(),
-            prefix_ready: Default::default(),
             standalone: Constant::new(standalone),
             has_warnsdorff: Constant::new(warnsdorff),
             request: KnightArguments::new(geometry, warnsdorff),
@@ -183,11 +166,9 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
             share: JobShare::new(role == JobRole::Walker),
             tour: Default::default(),
             state: Default::default(),
-            prefix_left: Default::default(),
             tour_pulse: Default::default(),
             reported: Default::default(),
             tour_count: Default::default(),
-            prefix_one_hot: Default::default(),
             expand: Default::default(),
             entering: Default::default(),
             job_starts: Default::default(),
@@ -202,14 +183,10 @@ impl<const SQ: usize, const LB: usize> Engine<SQ, LB> {
 impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, prefix_left, tour_pulse, reported, tour_count);
+        dff_setup!(self, clock, state, tour_pulse, reported, tour_count);
         clock!(self, clock, request, board_setup, step, share, tour);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
-        self.prefix_one_hot.next = 0.into();
-        if self.standalone.val() {
-            self.prefix_one_hot.next = bits::<SQ>(1) << self.prefix_square.val();
-        }
 
         // The data path: the search's settings, the job's forced moves, and
         // no step unless the state below takes one.
@@ -220,8 +197,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.step.closed.next = self.request.closed.val();
         self.step.count_mode.next = self.request.count_all.val();
         self.step.start_index.next = self.request.start_square.val();
-        self.step.prefix.next = self.prefix_one_hot.val();
-        self.step.prefix_index.next = self.prefix_square.val();
         self.step.judging_start.next = self.state.q.val() == EngineState::Root;
         self.step.replaying.next = self.state.q.val() == EngineState::Replay;
         self.step.job_move.next = self.share.replay_move.val();
@@ -234,11 +209,12 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.step.restart.next = false;
         self.step.descend.next = false;
         self.step.backtrack.next = false;
-        self.step.enter_prefix.next = false;
         self.expand.next = self.step.has_move.val() & !self.step.dead.val() & !self.share.skip_job.val();
 
         // The job share: told what the search does, it answers with jobs.
         self.share.split_level.next = bit_cast::<LB, 8>(self.port.split_level.val());
+        self.share.search_path.next = self.port.path.val();
+        self.share.path_length.next = bit_cast::<LB, 8>(self.port.path_length.val());
         self.share.state.next = self.state.q.val();
         self.share.last_level.next = bit_cast::<LB, 16>(self.board_setup.area.val() - 1);
         self.share.depth.next = self.step.depth.val();
@@ -254,7 +230,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.board_setup.step.next = false;
         self.board_setup.width.next = self.request.width.val();
         self.board_setup.height.next = self.request.height.val();
-        self.prefix_ready.next = false;
         // A tour found goes out square by square.
         self.tour.found.next = false;
         self.tour.active.next = self.state.q.val() == EngineState::Emit;
@@ -302,22 +277,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                     self.entering.next = true;
                     self.step.restart.next = true;
                     self.state.d.next = EngineState::Run;
-                    if self.standalone.val() & self.prefix_left.q.val().any() {
-                        self.state.d.next = EngineState::Load;
-                    }
-                }
-            }
-            EngineState::Load => {
-                // Enter the prefix squares one per clock.
-                self.prefix_ready.next = true;
-                if self.port.cancel.val() {
-                    self.state.d.next = EngineState::Done;
-                } else if self.standalone.val() & self.prefix_valid.val() {
-                    self.entering.next = true;
-                    self.step.enter_prefix.next = true;
-                    self.prefix_left.d.next = self.prefix_left.q.val() - 1;
-                    if self.prefix_left.q.val() == 1 {
-                        self.state.d.next = EngineState::Run;
+                    if self.share.replays_path.val() {
+                        self.state.d.next = EngineState::Replay;
                     }
                 }
             }
@@ -385,14 +346,15 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
                 }
             }
             EngineState::Replay => {
-                // Enter the job's path, a move per clock, as a descent with
-                // the move forced; its levels keep no untried moves, so the
-                // search never backtracks into them.
+                // Enter the job's path (or the search's, from the root), a
+                // move per clock, as a descent with the move forced; its
+                // levels keep no untried moves, so the search never
+                // backtracks into them.
                 if self.port.cancel.val() {
                     self.state.d.next = EngineState::Done;
                 } else {
                     self.step.descend.next = true;
-                    if self.share.push_reaches_job.val() {
+                    if self.share.push_reaches_job.val() | self.share.push_ends_path.val() {
                         self.state.d.next = EngineState::Run;
                     }
                 }
@@ -437,7 +399,6 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.request.latch.next = self.starting.val();
         if self.starting.val() {
             self.board_setup.start.next = true;
-            self.prefix_left.d.next = self.prefix_length.val();
             self.tour_count.d.next = 0.into();
             self.state.d.next = EngineState::Setup;
         }

@@ -12,8 +12,6 @@
 //!   same clock (or a rejoin's forced move there);
 //! - `restart`: stand on the start square alone, at level 0 (a search's
 //!   root, or a job replayed from the start);
-//! - `enter_prefix`: enter a fixed square with no untried moves (a prefix
-//!   job's squares; the search never backtracks into them);
 //! - `clear`: nothing visited, no resume level, one level below level 0,
 //!   while the start square is judged.
 
@@ -39,11 +37,7 @@ pub struct SearchStep<const SQ: usize, const LB: usize> {
     pub closed: Signal<In, bool>,
     pub count_mode: Signal<In, bool>,
     pub start_index: Signal<In, Bits<LB>>,
-    /// A prefix square (one-hot, 0 for none, and as an index): judged as the
-    /// probe, and entered by `enter_prefix`.
-    pub prefix: Signal<In, Bits<SQ>>,
-    pub prefix_index: Signal<In, Bits<LB>>,
-    /// The probe is the start square (the root), not the prefix square.
+    /// The start square is judged (the root's probe).
     pub judging_start: Signal<In, bool>,
     /// A job's move: the only move offered while `replaying`, and the move a
     /// rejoin forces at the resume level (`forcing`). `fetch` makes
@@ -58,7 +52,6 @@ pub struct SearchStep<const SQ: usize, const LB: usize> {
     pub restart: Signal<In, bool>,
     pub descend: Signal<In, bool>,
     pub backtrack: Signal<In, bool>,
-    pub enter_prefix: Signal<In, bool>,
     /// While a tour streams out, the stack's squares are read at
     /// `stream_level`, and come out as `stream_square` a clock later.
     pub streaming: Signal<In, bool>,
@@ -114,8 +107,6 @@ impl<const SQ: usize, const LB: usize> SearchStep<SQ, LB> {
             closed: Default::default(),
             count_mode: Default::default(),
             start_index: Default::default(),
-            prefix: Default::default(),
-            prefix_index: Default::default(),
             judging_start: Default::default(),
             replaying: Default::default(),
             job_move: Default::default(),
@@ -126,7 +117,6 @@ impl<const SQ: usize, const LB: usize> SearchStep<SQ, LB> {
             restart: Default::default(),
             descend: Default::default(),
             backtrack: Default::default(),
-            enter_prefix: Default::default(),
             streaming: Default::default(),
             stream_level: Default::default(),
             stream_square: Default::default(),
@@ -186,13 +176,15 @@ impl<const SQ: usize, const LB: usize> Logic for SearchStep<SQ, LB> {
         self.children.closing.next = self.closing.q.val();
         self.children.depth.next = self.level.q.val();
         self.children.area.next = self.area.val();
-        self.children.probe.next = self.prefix.val();
+        self.children.probe.next = 0.into();
         if self.judging_start.val() {
             self.children.probe.next = self.start.val();
         }
         self.children.replaying.next = self.replaying.val();
         self.children.replay_move.next = self.job_move.val();
-        self.children.skip_dead.next = self.count_mode.val();
+        // A replayed move is entered even when dead (the last square of a
+        // host's path may be: the search below it is then that one node).
+        self.children.skip_dead.next = self.count_mode.val() & !self.replaying.val();
         self.has_move.next = self.children.has_move.val();
         self.first.next = self.children.first.val();
         self.keeps_moves.next = self.children.rest.val().any();
@@ -231,9 +223,9 @@ impl<const SQ: usize, const LB: usize> Logic for SearchStep<SQ, LB> {
         self.taken.next = self.resume.taken.val();
 
         // A descent pushes this level's entry; a backtrack rewrites the
-        // resume level's; a prefix square leaves its level no moves.
+        // resume level's.
         self.stack.push.next = self.descend.val();
-        self.stack.rewrite.next = self.backtrack.val() | self.enter_prefix.val();
+        self.stack.rewrite.next = self.backtrack.val();
         self.stack.write_address.next = self.level.q.val();
         self.stack.write_moves.next = self.children.rest.val();
         self.stack.write_square.next = self.current_at.q.val();
@@ -273,15 +265,6 @@ impl<const SQ: usize, const LB: usize> Logic for SearchStep<SQ, LB> {
             self.current.d.next = self.resume.child.val();
             self.current_at.d.next = self.resume.child_index.val();
             self.level.d.next = self.resume.level.val() + 1;
-        }
-        if self.enter_prefix.val() {
-            self.entered_dead.d.next = self.children.probe_dead.val();
-            self.stack.write_moves.next = 0.into();
-            self.stack.write_degrees.next = 0.into();
-            self.visited.d.next = self.visited.q.val() | self.prefix.val();
-            self.current.d.next = self.prefix.val();
-            self.current_at.d.next = self.prefix_index.val();
-            self.level.d.next = self.level.q.val() + 1;
         }
     }
 }

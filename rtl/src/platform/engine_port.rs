@@ -33,6 +33,11 @@ pub struct EnginePort {
     /// The level whose nodes are the jobs (0: this engine searches the
     /// whole tree alone).
     pub split_level: Signal<In, Bits<8>>,
+    /// The path of moves the search is confined to (a prefix job; bit-sliced
+    /// as the queue's jobs), and its length (0: the whole tree). The platform
+    /// has checked that the split level, when not 0, lies below its end.
+    pub path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub path_length: Signal<In, Bits<8>>,
     /// Why the engine cannot run `arguments` at `split_level`: an ERROR
     /// code, 0 when it can (combinational; the platform reads engine 0's).
     pub refusal: Signal<Out, Bits<8>>,
@@ -68,6 +73,8 @@ pub struct EngineSocket {
     pub cancel: Signal<Out, bool>,
     pub arguments: Signal<Out, Bits<ARGUMENT_BITS>>,
     pub split_level: Signal<Out, Bits<8>>,
+    pub path: Signal<Out, Bits<JOB_PATH_BITS>>,
+    pub path_length: Signal<Out, Bits<8>>,
     pub refusal: Signal<In, Bits<8>>,
     pub jobs: JobSocket,
     pub item: Signal<In, Bits<8>>,

@@ -94,6 +94,9 @@ pub struct BuildIdentity {
     /// A SOLVE's split level must lie below this (the engines' jobs have
     /// room for paths that deep); a deeper one is a bad argument.
     pub split_limit: u8,
+    /// A SOLVE's path must be shorter than this (0: the engines take no
+    /// path); a longer one is a bad argument.
+    pub path_limit: u8,
 }
 
 #[derive(LogicBlock)]
@@ -136,6 +139,7 @@ pub struct Platform {
     err_bad_argument: Constant<Bits<8>>,
     err_wrong_problem: Constant<Bits<8>>,
     split_limit: Constant<Bits<8>>,
+    path_limit: Constant<Bits<8>>,
     // Frame headers: sync, length and type (and all of IDENTITY).
     identity_frame: Constant<Bits<FRAME_BITS>>,
     ack_frame: Constant<Bits<FRAME_BITS>>,
@@ -167,6 +171,7 @@ pub struct Platform {
     count_flag: Signal<Local, bool>,
     limit: Signal<Local, Bits<32>>,
     split: Signal<Local, Bits<8>>,
+    path_length: Signal<Local, Bits<8>>,
     use_engines: Signal<Local, Bits<8>>,
     request_chain: Vec<Signal<Local, Bits<32>>>,
     accepted: Signal<Local, bool>,
@@ -234,6 +239,7 @@ impl Platform {
             err_bad_argument: constant(error::BAD_ARGUMENT),
             err_wrong_problem: constant(error::WRONG_PROBLEM),
             split_limit: constant(build.split_limit),
+            path_limit: constant(build.path_limit),
             identity_frame: header(length::IDENTITY, response::IDENTITY, &identity),
             ack_frame: header(length::ACK, response::ACK, &[]),
             error_frame: header(length::ERROR, response::ERROR, &[]),
@@ -261,6 +267,7 @@ impl Platform {
             count_flag: Default::default(),
             limit: Default::default(),
             split: Default::default(),
+            path_length: Default::default(),
             use_engines: Default::default(),
             request_chain: per_engine(engines),
             accepted: Default::default(),
@@ -315,6 +322,7 @@ impl Logic for Platform {
         self.limit.next = self.commands.payload.val().get_bits::<32>(40);
         self.split.next = self.commands.payload.val().get_bits::<8>(72);
         self.use_engines.next = self.commands.payload.val().get_bits::<8>(80);
+        self.path_length.next = self.commands.payload.val().get_bits::<8>(88);
         self.limit_reached.next = !self.count_run.q.val()
             & self.limited.q.val()
             & (self.totals.results.val().get_bits::<32>(0) == self.result_limit.q.val());
@@ -325,6 +333,8 @@ impl Logic for Platform {
         for i in 0..self.engines.len() {
             self.engines[i].start.next = false;
             self.engines[i].arguments.next = self.commands.payload.val().get_bits::<ARGUMENT_BITS>(0);
+            self.engines[i].path_length.next = self.path_length.val();
+            self.engines[i].path.next = self.commands.payload.val().get_bits::<JOB_PATH_BITS>(96);
             self.engines[i].split_level.next = 0.into();
             if self.sharing.val() {
                 self.engines[i].split_level.next = self.split.val();
@@ -462,7 +472,12 @@ impl Logic for Platform {
         // Why SOLVE cannot start a search (0: it can): the engines' say,
         // and the platform's on the split level and on running searches.
         self.rejection.next = self.engines[0].refusal.val();
-        if self.split.val() >= self.split_limit.val() {
+        // A path must leave the split level below its end (that is where
+        // its jobs lie); a one-engine build ignores the split level.
+        if (self.split.val() >= self.split_limit.val())
+            | (self.path_length.val() >= self.path_limit.val())
+            | (self.sharing.val() & self.split.val().any() & (self.split.val() <= self.path_length.val()))
+        {
             self.rejection.next = self.err_bad_argument.val();
         }
         if self.searching.q.val() {

@@ -34,6 +34,8 @@ impl<const NB: usize> QueensAccelerator<NB> {
             features: feature::QUEENS,
             // A job's queens must fit its path.
             split_limit: (MAX_JOB_RANKS + 1) as u8,
+            // QUEENS carries no path (its path bytes must be 0).
+            path_limit: 1,
         };
         QueensAccelerator {
             clock: Default::default(),
