@@ -40,6 +40,19 @@ pub struct Answer {
     pub elapsed: Duration,
     /// Why the board can have no tour of this kind, when known without searching.
     pub impossible: Option<&'static str>,
+    /// How several devices shared the count, when they did.
+    pub shared: Option<SharedFigures>,
+}
+
+/// A count several devices shared ([`count_shared`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SharedFigures {
+    pub devices: usize,
+    pub jobs: usize,
+    /// The devices' engine time, all of it and the busiest device's (what
+    /// boards counting at once would take), from devices that count cycles.
+    pub engine_seconds: Option<f64>,
+    pub modeled_seconds: Option<f64>,
 }
 
 /// Paths per device when several devices share one start's count: enough
@@ -66,7 +79,9 @@ pub fn count_shared(
     }
     let device = first.name();
     let (jobs, nodes_above) = jobs::path_jobs(&spec, devices.len() * PATH_JOBS_PER_DEVICE);
+    let device_count = devices.len();
     let shared = jobs::share(devices, &jobs, progress)?;
+    let results = || shared.results.values();
     let answer = Answer {
         query,
         device,
@@ -74,11 +89,17 @@ pub fn count_shared(
         tour_count: shared.count(&jobs),
         nodes: nodes_above + shared.nodes(),
         status: shared.status,
-        cycles: None,
+        cycles: results().map(|r| r.cycles).sum(),
         engines: None,
         link: None,
         elapsed: shared.elapsed,
         impossible: None,
+        shared: Some(SharedFigures {
+            devices: device_count,
+            jobs: jobs.len(),
+            engine_seconds: results().map(|r| r.engine_seconds).sum(),
+            modeled_seconds: jobs::modeled_seconds(results()),
+        }),
     };
     Ok((answer, shared.failures))
 }
@@ -121,6 +142,7 @@ pub fn run(
         link: None,
         elapsed: Duration::ZERO,
         impossible: None,
+        shared: None,
     };
     if query.spec.closed {
         if let Some(reason) = query.spec.board.closed_tour_obstruction() {

@@ -87,6 +87,12 @@ pub fn summary(answer: &Answer) -> String {
             .unwrap();
         }
     }
+    if let Some(shared) = answer.shared {
+        write!(line, "; {} paths from the start shared by {} devices", shared.jobs, shared.devices).unwrap();
+        if let Some(seconds) = shared.modeled_seconds {
+            write!(line, " ({seconds:.4} s modeled on them at once)").unwrap();
+        }
+    }
     if let Some(reason) = answer.impossible {
         write!(line, "; not searched: {reason}").unwrap();
     } else if answer.status == crate::search::Status::Aborted {
@@ -146,7 +152,10 @@ pub fn json(answer: &Answer) -> Value {
         "nodes": answer.nodes,
         "cycles": answer.cycles,
         "cycles_per_node": answer.cycles.map(|c| c as f64 / answer.nodes.max(1) as f64),
-        "engine_seconds": engine_seconds(answer),
+        "engine_seconds": engine_seconds(answer).or(answer.shared.and_then(|s| s.engine_seconds)),
+        "devices": answer.shared.map_or(1, |s| s.devices),
+        "jobs": answer.shared.map(|s| s.jobs),
+        "modeled_seconds": answer.shared.and_then(|s| s.modeled_seconds),
         "engines": answer.engines.map(|e| e.working()),
         "split_level": answer.engines.map(|e| e.split_level),
         "engine_cycles": answer.engines.map(|e| e.engine_cycles),

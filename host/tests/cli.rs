@@ -136,6 +136,10 @@ fn several_simulated_boards_share_counts_and_report_progress_as_json() {
     let one_start = stdout_json(&knights("count --size 5 --device sim --boards 2 --format json"));
     let cpu = stdout_json(&knights("count --size 5 --device cpu --format json"));
     assert_eq!((one_start["tour_count"].as_u64(), &one_start["nodes"]), (Some(304), &cpu["nodes"]));
+    assert_eq!((one_start["devices"].as_u64(), one_start["jobs"].as_u64().map(|j| j >= 32)), (Some(2), Some(true)));
+    let (modeled, total) =
+        (one_start["modeled_seconds"].as_f64().unwrap(), one_start["engine_seconds"].as_f64().unwrap());
+    assert!(modeled > 0.0 && modeled < total, "{modeled} of {total}");
     // N-Queens: a job per file of the first queen.
     let queens = stdout_json(&knights("queens -n 10 --count --device sim --boards 2 --format json"));
     assert_eq!((queens["solution_count"].as_u64(), queens["parts"].as_array().map(Vec::len)), (Some(724), Some(5)));
@@ -201,6 +205,15 @@ fn estimate_and_stop_after_sample_counts_too_big_to_finish() {
     let (mean, error) = (json["tours"]["mean"].as_f64().unwrap(), json["tours"]["std_error"].as_f64().unwrap());
     assert!((mean - 1728.0).abs() < 4.0 * error && error > 0.0, "{json}");
     assert_eq!(json["classes"].as_array().map(Vec::len), Some(6));
+    if cfg!(feature = "sim") {
+        // Each probe's job on the simulated board too: counts checked
+        // against the CPU's, its cycles turned into the board's time.
+        let json = stdout_json(&knights("estimate --size 6 --depth 6 --probes 20 --on-sim --format json"));
+        let board = &json["sim_board"];
+        assert!(board["sampled_cycles"].as_u64().unwrap() > 0, "{json}");
+        assert!(board["engine_seconds"]["mean"].as_f64().unwrap() > 0.0, "{json}");
+        assert!(board["cycles_per_node"].as_f64().unwrap() < 1.0, "four engines share each job: {json}");
+    }
     let stopped = stdout_json(&knights("count --size 7 --device cpu --threads 1 --stop-after 0.3 --format json"));
     assert_eq!(stopped["status"], "aborted");
     assert!(stopped["nodes"].as_u64().unwrap() > 0);

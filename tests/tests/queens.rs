@@ -14,7 +14,7 @@ use knights::proto::{Command, ErrorCode, QueensRequest, Response};
 use knights::queens::{QueensSearch, QueensSpec};
 use knights::queens_query::{self, QueensAnswer, QueensQuery};
 use knights::search::Flow;
-use knights::transport::SimTransport;
+use knights::transport::{SimTransport, Transport};
 use knights::{Goal, Status};
 
 fn queens_board() -> LinkedDevice<SimTransport> {
@@ -154,4 +154,16 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
         let answer = link.receive(Duration::from_secs(10)).unwrap();
         assert_eq!(answer, Some(Response::Error { code: ErrorCode::WrongProblem, command: command.code() }));
     }
+    // QUEENS carries SOLVE's path fields, which must be empty.
+    let mut with_path = Command::Queens(request).encode();
+    with_path[4 + 11] = 1;
+    let end = with_path.len() - 2;
+    let crc = knights::proto::crc16(&with_path[..end]).to_le_bytes();
+    with_path[end..].copy_from_slice(&crc);
+    queens.transport().write_all(&with_path).unwrap();
+    let answer = queens.receive(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        answer,
+        Some(Response::Error { code: ErrorCode::BadArgument, command: Command::Queens(request).code() })
+    );
 }
