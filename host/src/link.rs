@@ -606,6 +606,14 @@ mod tests {
     use crate::proto::Counters;
     use crate::transport::scripted::Scripted;
 
+    /// A device behind a scripted link that answers the connection's
+    /// IDENTIFY with `identity`, and its STATUS as idle.
+    fn scripted(identity: Identity) -> LinkedDevice<Scripted> {
+        let idle = Response::Progress { searching: false, counters: Counters::default() };
+        let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
+        LinkedDevice::connect("board", transport, Duration::from_secs(1)).unwrap()
+    }
+
     #[test]
     fn a_build_without_warnsdorff_is_not_asked_for_it() {
         let identity = Identity {
@@ -619,9 +627,7 @@ mod tests {
             prune: true,
             queens: false,
         };
-        let idle = Response::Progress { searching: false, counters: Counters::default() };
-        let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
-        let device = LinkedDevice::connect("board", transport, Duration::from_secs(1)).unwrap();
+        let device = scripted(identity);
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),
             start: Square::new(0, 0),
@@ -651,9 +657,7 @@ mod tests {
             prune: true,
             queens: false,
         };
-        let idle = Response::Progress { searching: false, counters: Counters::default() };
-        let transport = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle]]);
-        let device = LinkedDevice::connect("sim", transport, Duration::from_secs(1)).unwrap();
+        let device = scripted(identity);
         let squares = |names: &str| -> Vec<Square> { names.split(' ').map(|s| s.parse().unwrap()).collect() };
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),

@@ -158,11 +158,13 @@ pub fn estimate(
     if format == Format::Svg {
         return Err(UsageError("estimate writes text or json".into()).into());
     }
-    let mut sim = if on_sim { Some(super::device::default_simulated()?) } else { None };
-    let board = sim.as_deref_mut().map(|d| d as &mut dyn Device);
     if probes < 2 {
         return Err(UsageError("--probes must be at least 2 (the spread of the probes is the error)".into()).into());
     }
+    // (Opened once the arguments are known good: a simulated model may take
+    // minutes to make on first use.)
+    let mut sim = if on_sim { Some(super::device::default_simulated()?) } else { None };
+    let board = sim.as_deref_mut().map(|d| d as &mut dyn Device);
     let spec = search.spec();
     let quiet = &mut |_| knights::search::Flow::Continue;
     let (classes, tours, nodes, seconds, board_seconds) = if search.start() == Start::All {
@@ -174,10 +176,11 @@ pub fn estimate(
         let (tours, nodes, seconds, board_seconds) = (one.tours, one.nodes, one.cpu_seconds, one.board_seconds);
         (vec![(spec.start, 1, one)], tours, nodes, seconds, board_seconds)
     };
-    let board_cycles: u64 = classes.iter().filter_map(|c| c.2.board_sampled_cycles).sum();
     let sampled_nodes: u64 = classes.iter().map(|c| c.2.sampled_nodes).sum();
     let sampled_seconds: f64 = classes.iter().map(|c| c.2.sampled_seconds).sum();
     let rate = sampled_nodes as f64 / sampled_seconds.max(1e-9);
+    let board_cycles: u64 = classes.iter().filter_map(|c| c.2.board_sampled_cycles).sum();
+    let board_clocks_per_node = board_cycles as f64 / sampled_nodes.max(1) as f64;
     let figure = |f: knights::estimate::Figure| json!({ "mean": f.mean, "std_error": f.std_error });
     match format {
         Format::Json => writeln!(
@@ -202,7 +205,7 @@ pub fn estimate(
                     "device": board.name(),
                     "engine_seconds": board_seconds.map(figure),
                     "sampled_cycles": board_cycles,
-                    "cycles_per_node": board_cycles as f64 / sampled_nodes.max(1) as f64,
+                    "cycles_per_node": board_clocks_per_node,
                 })),
                 "classes": classes.iter().map(|(start, weight, e)| json!({
                     "start": start.to_string(),
@@ -238,7 +241,7 @@ pub fn estimate(
                     out,
                     "on the simulated board: {} s of its engines' time at its clock, {:.3} clocks per node on the probed jobs, every job's count equal to the CPU's",
                     pm(board_seconds),
-                    board_cycles as f64 / sampled_nodes.max(1) as f64
+                    board_clocks_per_node
                 )?;
             }
         }

@@ -132,20 +132,16 @@ impl<const LB: usize> Logic for JobPath<LB> {
     }
 }
 
-/// A path of moves (canonical indices, level 0 first) in the bit-sliced form.
-pub fn encode_path(moves: &[u8]) -> Bits<JOB_PATH_BITS> {
-    let mut bits = Bits::<JOB_PATH_BITS>::default();
-    for (level, &m) in moves.iter().enumerate() {
-        for b in 0..3 {
-            bits = bits.replace_bit(16 * b + level, m >> b & 1 == 1);
-        }
-    }
-    bits
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use knights_protocol::codec::MovePath;
+
+    /// A path of moves (level 0 first) in the bit-sliced form, as the host
+    /// sends it.
+    fn encode_path(moves: &[u8]) -> Bits<JOB_PATH_BITS> {
+        MovePath::new(moves).expect("16 moves at most").sliced().into()
+    }
 
     fn moves(seed: u64, length: usize) -> Vec<u8> {
         (0..length).map(|k| ((seed >> (3 * k)) & 7) as u8).collect()

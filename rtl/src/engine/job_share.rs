@@ -449,10 +449,9 @@ mod tests {
     type Share = JobShare<5>;
 
     /// A path of moves (level 0 first) as the queue carries it: bit `b` of
-    /// the move from level `k` at bit `16 b + k` (see job_path.rs).
-    fn sliced(moves: &[u64]) -> u64 {
-        let bit = |k: usize, m: u64, b: usize| (m >> b & 1) << (16 * b + k);
-        moves.iter().enumerate().map(|(k, &m)| bit(k, m, 0) | bit(k, m, 1) | bit(k, m, 2)).sum()
+    /// the move from level `k` at bit `16 b + k` (the host's encoding).
+    fn sliced(moves: &[u8]) -> u64 {
+        knights_protocol::codec::MovePath::new(moves).expect("16 moves at most").sliced()
     }
 
     /// Runs `bench` against a job share (the walker's or a worker's) on a
