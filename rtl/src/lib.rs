@@ -15,6 +15,7 @@
 
 pub mod accelerator;
 pub mod command;
+pub mod compact;
 pub mod crc;
 pub mod engine;
 pub mod geometry;

@@ -4,6 +4,8 @@
 use rust_hdl::prelude::*;
 
 use crate::accelerator::{Accelerator, Features, LinkSettings};
+use crate::compact::accelerator::CompactAccelerator;
+use crate::compact::{cells::PaddedGrid, CompactEngine};
 use crate::engine::Engine;
 use crate::queens::accelerator::QueensAccelerator;
 
@@ -71,6 +73,60 @@ pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettin
         };
     }
     sizes!(8, 10, 12, 14, 16, 17, 18, 20, 24, 32)
+}
+
+/// Bits that number `count` things (at least one bit).
+fn bits_for(count: usize) -> usize {
+    (usize::BITS - count.saturating_sub(1).leading_zeros()).max(1) as usize
+}
+
+/// Calls `$build` with the const parameters `(AB, CB, LB)` of the compact
+/// engine for boards up to `$width` × `$height`, or gives `None` when the
+/// crate has no instance (a padded grid past 512 cells, or past 256
+/// squares: a tour's squares go out a byte each).
+macro_rules! for_compact_size {
+    ($width:expr, $height:expr, $build:ident) => {{
+        let grid = PaddedGrid::new(crate::geometry::Geometry::new($width, $height));
+        for_compact_size!(@ (bits_for(grid.cells()), bits_for($width * $height)), $build,
+            [(5, 4), (6, 5), (7, 6), (8, 7), (9, 8)], [3, 4, 5, 6, 7, 8])
+    }};
+    (@ $key:expr, $build:ident, [$(($ab:literal, $cb:literal)),*], $lbs:tt) => {
+        for_compact_size!(@@ $key, $build, [$(($ab, $cb)),*], $lbs, [])
+    };
+    (@@ $key:expr, $build:ident, [($ab:literal, $cb:literal) $(, $rest:tt)*], [$($lb:literal),*], [$($arms:tt)*]) => {
+        for_compact_size!(@@ $key, $build, [$($rest),*], [$($lb),*], [$($arms)* $(($ab, $lb) => Some($build!($ab, $cb, $lb)),)*])
+    };
+    (@@ $key:expr, $build:ident, [], $lbs:tt, [$($arms:tt)*]) => {
+        match $key {
+            $($arms)*
+            _ => None,
+        }
+    };
+}
+
+/// The compact engine's Verilog (top module `top`) for boards up to
+/// `max_width` × `max_height` (`None`: no instance, see
+/// [`compact_accelerator_verilog`]).
+pub fn compact_engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
+    macro_rules! engine {
+        ($ab:literal, $cb:literal, $lb:literal) => {
+            emit(CompactEngine::<$ab, $cb, $lb>::new(max_width, max_height))
+        };
+    }
+    for_compact_size!(max_width, max_height, engine)
+}
+
+/// The compact accelerator's Verilog (top module `top`: one compact engine)
+/// for boards up to `max_width` × `max_height`; `None` for a padded grid
+/// (the board plus two cells a side, the width rounded up to even) past 512
+/// cells or a board past 256 squares.
+pub fn compact_accelerator_verilog(max_width: usize, max_height: usize, link: LinkSettings) -> Option<String> {
+    macro_rules! accelerator {
+        ($ab:literal, $cb:literal, $lb:literal) => {
+            emit(CompactAccelerator::<$ab, $cb, $lb>::new(max_width, max_height, link))
+        };
+    }
+    for_compact_size!(max_width, max_height, accelerator)
 }
 
 fn emit<T: Block>(mut top: T) -> String {
