@@ -5,8 +5,9 @@ use rust_hdl::prelude::*;
 
 use crate::accelerator::{Accelerator, Features, LinkSettings};
 use crate::compact::accelerator::CompactAccelerator;
-use crate::compact::{cells::PaddedGrid, CompactEngine};
+use crate::compact::CompactWidths;
 use crate::engine::Engine;
+use crate::geometry::Geometry;
 use crate::queens::accelerator::QueensAccelerator;
 
 /// Calls `$build` with the const parameters `(squares, bits)` of the
@@ -75,58 +76,44 @@ pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettin
     sizes!(8, 10, 12, 14, 16, 17, 18, 20, 24, 32)
 }
 
-/// Bits that number `count` things (at least one bit).
-fn bits_for(count: usize) -> usize {
-    (usize::BITS - count.saturating_sub(1).leading_zeros()).max(1) as usize
-}
+/// The widths `(cell bits, level bits)` a compact build can have (see
+/// [`CompactWidths`]): every board from 5x5 to 40x40 has one.
+pub const COMPACT_WIDTHS: [(usize, usize); 12] =
+    [(7, 5), (7, 6), (8, 6), (8, 7), (8, 8), (9, 7), (9, 8), (9, 9), (10, 9), (10, 10), (11, 10), (11, 11)];
 
-/// Calls `$build` with the const parameters `(AB, CB, LB)` of the compact
-/// engine for boards up to `$width` × `$height`, or gives `None` when the
-/// crate has no instance (a padded grid past 512 cells, or past 256
-/// squares: a tour's squares go out a byte each).
-macro_rules! for_compact_size {
-    ($width:expr, $height:expr, $build:ident) => {{
-        let grid = PaddedGrid::new(crate::geometry::Geometry::new($width, $height));
-        for_compact_size!(@ (bits_for(grid.cells()), bits_for($width * $height)), $build,
-            [(5, 4), (6, 5), (7, 6), (8, 7), (9, 8)], [3, 4, 5, 6, 7, 8])
-    }};
-    (@ $key:expr, $build:ident, [$(($ab:literal, $cb:literal)),*], $lbs:tt) => {
-        for_compact_size!(@@ $key, $build, [$(($ab, $cb)),*], $lbs, [])
+/// Calls `$build` with the const parameters `(AB, CB, LB, TB)` of the
+/// compact engine for `$widths`, or gives `None` when the crate has no
+/// instance for them.
+macro_rules! for_compact_widths {
+    ($widths:expr, $build:ident) => {
+        for_compact_widths!(@ $widths, $build, (7, 6, 5, 6), (7, 6, 6, 7), (8, 7, 6, 7), (8, 7, 7, 8), (8, 7, 8, 9),
+            (9, 8, 7, 8), (9, 8, 8, 9), (9, 8, 9, 10), (10, 9, 9, 10), (10, 9, 10, 11), (11, 10, 10, 11),
+            (11, 10, 11, 12))
     };
-    (@@ $key:expr, $build:ident, [($ab:literal, $cb:literal) $(, $rest:tt)*], [$($lb:literal),*], [$($arms:tt)*]) => {
-        for_compact_size!(@@ $key, $build, [$($rest),*], [$($lb),*], [$($arms)* $(($ab, $lb) => Some($build!($ab, $cb, $lb)),)*])
-    };
-    (@@ $key:expr, $build:ident, [], $lbs:tt, [$($arms:tt)*]) => {
-        match $key {
-            $($arms)*
+    (@ $widths:expr, $build:ident, $(($ab:literal, $cb:literal, $lb:literal, $tb:literal)),*) => {{
+        let widths: CompactWidths = $widths;
+        match (widths.cell_bits, widths.level_bits) {
+            $(($ab, $lb) => Some($build!($ab, $cb, $lb, $tb)),)*
             _ => None,
         }
-    };
+    }};
 }
 
-/// The compact engine's Verilog (top module `top`) for boards up to
-/// `max_width` × `max_height` (`None`: no instance, see
-/// [`compact_accelerator_verilog`]).
-pub fn compact_engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
-    macro_rules! engine {
-        ($ab:literal, $cb:literal, $lb:literal) => {
-            emit(CompactEngine::<$ab, $cb, $lb>::new(max_width, max_height))
-        };
-    }
-    for_compact_size!(max_width, max_height, engine)
-}
-
-/// The compact accelerator's Verilog (top module `top`: one compact engine)
-/// for boards up to `max_width` × `max_height`; `None` for a padded grid
-/// (the board plus two cells a side, the width rounded up to even) past 512
-/// cells or a board past 256 squares.
-pub fn compact_accelerator_verilog(max_width: usize, max_height: usize, link: LinkSettings) -> Option<String> {
+/// The compact accelerator's Verilog (top module `top`: `engines` compact
+/// engines) for boards up to `max_width` × `max_height`, or `None` when
+/// the crate has no instance for that board (see [`COMPACT_WIDTHS`]).
+pub fn compact_accelerator_verilog(
+    max_width: usize,
+    max_height: usize,
+    engines: usize,
+    link: LinkSettings,
+) -> Option<String> {
     macro_rules! accelerator {
-        ($ab:literal, $cb:literal, $lb:literal) => {
-            emit(CompactAccelerator::<$ab, $cb, $lb>::new(max_width, max_height, link))
+        ($ab:literal, $cb:literal, $lb:literal, $tb:literal) => {
+            emit(CompactAccelerator::<$ab, $cb, $lb, $tb>::new(max_width, max_height, engines, link))
         };
     }
-    for_compact_size!(max_width, max_height, accelerator)
+    for_compact_widths!(CompactWidths::new(Geometry::new(max_width, max_height)), accelerator)
 }
 
 fn emit<T: Block>(mut top: T) -> String {

@@ -10,6 +10,7 @@ use knights_model::search::TourList;
 use knights_model::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
 use knights_protocol::codec::{MovePath, SolveRequest};
 use knights_rtl::compact::CompactEngine;
+use knights_rtl::engine::JobRole;
 use rust_hdl::prelude::*;
 
 /// What the engine put out, as the accelerator would see it.
@@ -26,8 +27,8 @@ struct Run {
 /// the platform does, with the stream stalled every `stall_every` clocks.
 fn simulate(spec: SearchSpec, path: &[Square], goal: Goal, stall_every: u64) -> Run {
     const MAX: usize = 6;
-    type Uut = CompactEngine<7, 6, 6>;
-    let mut uut = Uut::new(MAX, MAX);
+    type Uut = CompactEngine<7, 6, 6, 7>;
+    let mut uut = Uut::new(MAX, MAX, JobRole::Walker);
     let moves = MovePath::new(&path_moves(path).expect("knight's moves")).expect("16 moves at most");
     uut.connect_all();
     let result = Arc::new(Mutex::new(Run::default()));

@@ -6,38 +6,57 @@
 //! counts. It keeps the reference's incremental form:
 //!
 //! - [`cells`]: every cell's visited bit, closing bit and free neighbours
-//!   in two block-RAM banks, and the tallies pruning reads. Entering a
-//!   square reads its eight neighbours two a clock and updates the free
-//!   ones; leaving it undoes that. Each takes six clocks.
+//!   in two block-RAM banks, with the [`tallies`] pruning reads (laid out
+//!   by the [`sweep`] at a search's start). Entering a square reads its
+//!   eight neighbours two a clock and updates the free ones; leaving it
+//!   undoes that from its level's frame.
 //! - [`frames`]: the stack. A level's frame keeps its untried moves, and
 //!   for each move the square's free neighbours and closing bit, read while
 //!   the level was entered: the visited set is the same whenever the search
 //!   is back at the level, so a move's dead-end judgement, whether it is a
-//!   leaf and its Warnsdorff degree need no more RAM reads.
+//!   leaf and its Warnsdorff degree ([`MoveSelect`], [`move_target`]) need
+//!   no more reads.
 //! - This file: the state machine. A clock tries a move of the current
-//!   level (the reference's order, [`MoveSelect`]): a dead end or a leaf
-//!   costs that clock alone; a move with somewhere to go enters its square
-//!   (a visit); a level with no moves left is left (an unvisit).
+//!   level: a dead end or a leaf costs that clock alone; a move with
+//!   somewhere to go enters its square (a visit); a level with no moves
+//!   left is left (an unvisit).
 //!
-//! A search may start below a path of moves (a prefix job): the path is
-//! replayed a move a clock (plus its visits), its levels keep no untried
-//! moves, and its last square is judged as the reference judges it.
+//! Sharing a search ([`EnginePort::split_level`]): the walker (engine 0)
+//! searches the levels above the split level, and hands each node it would
+//! enter at that level to the job queue as a job (its path of moves), or
+//! searches it itself when the queue is full; then, like every other
+//! engine, it takes jobs. A job is entered by unwinding to the deepest level
+//! its path shares with the stack's ([`JobPath`]) and replaying the rest, a
+//! move a visit; its replayed levels keep no untried moves. The walker
+//! counts the nodes above the jobs and the jobs' own; an engine counts the
+//! nodes below its job. A search confined to a path (a prefix job from the
+//! host) replays it the same way from the start square, counting its
+//! squares, and its last square is judged as the reference judges it.
+//!
 //! A tour in first-K mode pauses the search and streams its squares
-//! ([`TourStream`]). This engine does not share a search: a build has one.
+//! ([`TourStream`]; two bytes a square on boards past 256 squares).
 
 pub mod accelerator;
 pub mod cells;
 pub mod frames;
+pub mod grid;
+pub mod move_target;
+pub mod sweep;
+pub mod tallies;
 
 use rust_hdl::prelude::*;
 
 use crate::engine::arguments::KnightArguments;
+use crate::engine::job_path::JobPath;
 use crate::engine::move_select::MoveSelect;
 use crate::engine::tour_stream::TourStream;
+use crate::engine::JobRole;
 use crate::geometry::Geometry;
-use crate::platform::EnginePort;
-use cells::{BoardCells, PaddedGrid};
+use crate::platform::{EnginePort, JOB_PATH_BITS};
+use cells::BoardCells;
 use frames::FrameStack;
+pub use grid::CompactWidths;
+use move_target::MoveTarget;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum CompactState {
@@ -49,43 +68,61 @@ pub enum CompactState {
     Enter,
     Leave,
     Emit,
+    Next,
+    Unwind,
     Done,
 }
 
-/// A compact engine for boards up to `max_width` × `max_height`: `AB` bits
-/// number a cell of the padded grid (`CB = AB - 1` a cell of a bank), `LB`
-/// bits a square or a level.
+/// A compact engine for boards up to the geometry's; its widths are
+/// [`CompactWidths`]: `AB` (`CB = AB - 1`), `LB` and `TB`.
 #[derive(LogicBlock)]
-pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize> {
+pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, const TB: usize> {
     pub clock: Signal<In, Clock>,
-    /// The port every engine kind has (jobs are not taken: one engine).
+    /// The port every engine kind has.
     pub port: EnginePort,
 
+    walker: Constant<bool>,
+    // The build takes boards past 256 squares (two bytes a square).
+    large_boards: Constant<bool>,
+    byte_squares: Constant<Bits<TB>>,
+    below_root: Constant<Bits<LB>>,
     request: KnightArguments<LB>,
-    cells: BoardCells<AB, CB>,
+    cells: BoardCells<AB, CB, TB>,
     frames: FrameStack<AB, LB>,
     select: MoveSelect,
+    target: MoveTarget<AB, LB>,
+    paths: JobPath<LB>,
     tour: TourStream<LB>,
-
-    cell_step: [Constant<Bits<AB>>; 8],
-    square_step: [Constant<Bits<LB>>; 8],
-    ways_shift: [Constant<Bits<32>>; 8],
-    move_number: [Constant<Bits<3>>; 8],
-    // The level below the root (the root's parent, as the stack wraps).
-    below_root: Constant<Bits<LB>>,
 
     state: DFF<CompactState>,
     width: DFF<Bits<8>>,
     height: DFF<Bits<8>>,
     file: DFF<Bits<8>>,
     rank: DFF<Bits<8>>,
-    // The path still to replay (three bit planes, next move in bit 0), and
-    // its length: the level the search ends at.
-    path_low: DFF<Bits<16>>,
-    path_mid: DFF<Bits<16>>,
-    path_high: DFF<Bits<16>>,
+    // Items of a tour, and whether a square takes two.
+    items: DFF<Bits<16>>,
+    two_bytes: DFF<bool>,
+    // The path's moves by level (the host's, the walk's, or the job's),
+    // and the level the search does not go back above.
+    path: DFF<Bits<JOB_PATH_BITS>>,
     base: DFF<Bits<LB>>,
     depth: DFF<Bits<LB>>,
+    // Sharing: the job level; the walker still walks; the replay counts
+    // its squares (the host's path, not a job's); the start square is
+    // entered (a job rejoins the stack); a job is being unwound into.
+    split: DFF<Bits<LB>>,
+    splitting: DFF<bool>,
+    walking: DFF<bool>,
+    counting_replay: DFF<bool>,
+    rooted: DFF<bool>,
+    unwinding: DFF<bool>,
+    rejoin_at: DFF<Bits<LB>>,
+    queue_room: DFF<bool>,
+    jobs_found: DFF<Bits<32>>,
+    current_job: DFF<Bits<32>>,
+    found_pulse: DFF<bool>,
+    found_path: DFF<Bits<JOB_PATH_BITS>>,
+    found_number: DFF<Bits<32>>,
     // The current level's frame.
     top_cell: DFF<Bits<AB>>,
     top_square: DFF<Bits<LB>>,
@@ -108,53 +145,67 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize> {
     node_pulse: DFF<bool>,
     solution_pulse: DFF<bool>,
 
-    // Combinational values.
+    large_board: Signal<Local, bool>,
     chosen: Signal<Local, Bits<8>>,
-    forced: Signal<Local, Bits<8>>,
-    forced_number: Signal<Local, Bits<3>>,
-    chosen_cell: Signal<Local, Bits<AB>>,
-    chosen_square: Signal<Local, Bits<LB>>,
-    chosen_shift: Signal<Local, Bits<32>>,
-    chosen_ways: Signal<Local, Bits<4>>,
-    chosen_closing: Signal<Local, bool>,
     leaf: Signal<Local, bool>,
     at_tour: Signal<Local, bool>,
     path_last: Signal<Local, bool>,
+    at_job_level: Signal<Local, bool>,
     starting: Signal<Local, bool>,
     try_move: Signal<Local, bool>,
+    entering: Signal<Local, bool>,
     descend: Signal<Local, bool>,
+    hand_out: Signal<Local, bool>,
     found_tour: Signal<Local, bool>,
+    leave: Signal<Local, bool>,
 }
 
-impl<const AB: usize, const CB: usize, const LB: usize> CompactEngine<AB, CB, LB> {
-    pub fn new(max_width: usize, max_height: usize) -> Self {
+impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> CompactEngine<AB, CB, LB, TB> {
+    /// An engine for boards up to `max_width` × `max_height`, the walker or
+    /// a worker of a shared search.
+    pub fn new(max_width: usize, max_height: usize, role: JobRole) -> Self {
         let geometry = Geometry::new(max_width, max_height);
-        let grid = PaddedGrid::new(geometry);
-        // (A tour's squares go out a byte each.)
-        assert!(geometry.squares() <= 1 << LB && LB <= 8, "{LB} bits must number the squares, 256 at most");
+        let widths = CompactWidths::new(geometry);
+        assert_eq!((AB, CB, LB, TB), (widths.cell_bits, widths.cell_bits - 1, widths.level_bits, widths.tally_bits));
+        assert!(LB >= 4, "paths of 16 moves need levels of four bits at least");
         CompactEngine {
             clock: Default::default(),
             port: Default::default(),
+            walker: Constant::new(role == JobRole::Walker),
+            large_boards: Constant::new(geometry.squares() > 256),
+            // (Only read on builds past 256 squares, whose tallies count past it.)
+            byte_squares: Constant::new(256u64.min(Bits::<TB>::mask().to_u64()).into()),
+            below_root: Constant::new(Bits::<LB>::mask()),
             request: KnightArguments::new(geometry, true),
             cells: BoardCells::new(geometry),
             frames: Default::default(),
             select: Default::default(),
+            target: MoveTarget::new(geometry),
+            paths: Default::default(),
             tour: Default::default(),
-            cell_step: std::array::from_fn(|m| Constant::new(grid.offset_modulo(m, AB).into())),
-            square_step: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
-            ways_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
-            move_number: std::array::from_fn(|m| Constant::new((m as u64).into())),
-            below_root: Constant::new(((1u64 << LB) - 1).into()),
             state: Default::default(),
             width: Default::default(),
             height: Default::default(),
             file: Default::default(),
             rank: Default::default(),
-            path_low: Default::default(),
-            path_mid: Default::default(),
-            path_high: Default::default(),
+            items: Default::default(),
+            two_bytes: Default::default(),
+            path: Default::default(),
             base: Default::default(),
             depth: Default::default(),
+            split: Default::default(),
+            splitting: Default::default(),
+            walking: Default::default(),
+            counting_replay: Default::default(),
+            rooted: Default::default(),
+            unwinding: Default::default(),
+            rejoin_at: Default::default(),
+            queue_room: Default::default(),
+            jobs_found: Default::default(),
+            current_job: Default::default(),
+            found_pulse: Default::default(),
+            found_path: Default::default(),
+            found_number: Default::default(),
             top_cell: Default::default(),
             top_square: Default::default(),
             top_untried: Default::default(),
@@ -172,26 +223,24 @@ impl<const AB: usize, const CB: usize, const LB: usize> CompactEngine<AB, CB, LB
             ends_after_emit: Default::default(),
             node_pulse: Default::default(),
             solution_pulse: Default::default(),
+            large_board: Default::default(),
             chosen: Default::default(),
-            forced: Default::default(),
-            forced_number: Default::default(),
-            chosen_cell: Default::default(),
-            chosen_square: Default::default(),
-            chosen_shift: Default::default(),
-            chosen_ways: Default::default(),
-            chosen_closing: Default::default(),
             leaf: Default::default(),
             at_tour: Default::default(),
             path_last: Default::default(),
+            at_job_level: Default::default(),
             starting: Default::default(),
             try_move: Default::default(),
+            entering: Default::default(),
             descend: Default::default(),
+            hand_out: Default::default(),
             found_tour: Default::default(),
+            leave: Default::default(),
         }
     }
 }
 
-impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<AB, CB, LB> {
+impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic for CompactEngine<AB, CB, LB, TB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -202,11 +251,24 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
             height,
             file,
             rank,
-            path_low,
-            path_mid,
-            path_high,
+            items,
+            two_bytes,
+            path,
             base,
             depth,
+            split,
+            splitting,
+            walking,
+            counting_replay,
+            rooted,
+            unwinding,
+            rejoin_at,
+            queue_room,
+            jobs_found,
+            current_job,
+            found_pulse,
+            found_path,
+            found_number,
             top_cell,
             top_square,
             top_untried,
@@ -228,23 +290,32 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
         clock!(self, clock, request, cells, frames, tour);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
-
-        // The port: counts, streaming, and no jobs.
         self.port.nodes.next = bit_cast::<16, 1>(bits::<1>(0).replace_bit(0, self.node_pulse.q.val()));
         self.port.solution.next = self.solution_pulse.q.val();
         self.port.busy.next = (self.state.q.val() != CompactState::Idle) & (self.state.q.val() != CompactState::Done);
         self.port.streaming.next = self.state.q.val() == CompactState::Emit;
-        self.port.result_items.next = self.cells.area.val();
-        self.port.jobs.found.next = false;
-        self.port.jobs.found_path.next = 0.into();
-        self.port.jobs.found_number.next = 0.into();
-        self.port.jobs.walking.next = false;
-        self.port.jobs.request.next = false;
-        self.port.jobs.job.next = 0.into();
+        self.port.result_items.next = self.items.q.val();
         self.node_pulse.d.next = false;
         self.solution_pulse.d.next = false;
 
-        // The board's cells, for the search's board and start.
+        // Jobs: the walker's found ones out, the queue's taken in Next.
+        self.queue_room.d.next = self.port.jobs.space.val();
+        self.found_pulse.d.next = false;
+        self.port.jobs.found.next = self.found_pulse.q.val();
+        self.port.jobs.found_path.next = self.found_path.q.val();
+        self.port.jobs.found_number.next = self.found_number.q.val();
+        self.port.jobs.walking.next = self.walking.q.val();
+        self.port.jobs.request.next = (self.state.q.val() == CompactState::Next) & !self.port.jobs.grant.val();
+        self.port.jobs.job.next = self.current_job.q.val();
+        self.paths.path.next = self.path.q.val();
+        self.paths.offered.next = self.port.jobs.path.val();
+        self.paths.replay_level.next = self.depth.q.val();
+        self.paths.descent_level.next = self.depth.q.val();
+        self.paths.pop_level.next = self.depth.q.val();
+        self.paths.popping.next = false;
+
+        // The board's cells, for the search's board and start; leaving a
+        // level frees its square as its frame says.
         self.cells.width.next = self.width.q.val();
         self.cells.height.next = self.height.q.val();
         self.cells.start_file.next = self.file.q.val();
@@ -253,7 +324,6 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
         self.cells.prune.next = self.request.prune.val();
         self.cells.sweep.next = false;
         self.cells.visit.next = false;
-        // Leaving a level frees its square as its frame says.
         self.cells.unvisit.next = false;
         self.cells.frame_cell.next = self.top_cell.q.val();
         self.cells.frame_ways.next = self.top_own_ways.q.val();
@@ -263,58 +333,38 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
         self.cells.frame_moves_closing.next = self.top_closing.q.val();
 
         // The move tried now: the next in the reference's order, or the
-        // path's.
+        // path's; where it goes; whether it is dead, a leaf or a tour (the
+        // start square at the root).
         self.select.candidates.next = self.top_untried.q.val();
         self.select.degrees.next = 0.into();
         if self.request.warnsdorff.val() {
             self.select.degrees.next = self.top_ways.q.val();
         }
-        self.forced_number.next = bits::<3>(0)
-            .replace_bit(0, self.path_low.q.val().get_bit(0))
-            .replace_bit(1, self.path_mid.q.val().get_bit(0))
-            .replace_bit(2, self.path_high.q.val().get_bit(0));
-        self.forced.next = 0.into();
-        for m in 0..8 {
-            if self.forced_number.val() == self.move_number[m].val() {
-                self.forced.next = bits::<8>(0).replace_bit(m, true);
-            }
-        }
         self.chosen.next = self.select.first.val();
         if self.state.q.val() == CompactState::Replay {
-            self.chosen.next = self.forced.val();
+            self.chosen.next = self.paths.replay_move.val();
         }
-        self.chosen_cell.next = 0.into();
-        self.chosen_square.next = 0.into();
-        self.chosen_shift.next = 0.into();
-        self.chosen_closing.next = false;
-        for m in 0..8 {
-            if self.chosen.val().get_bit(m) {
-                self.chosen_cell.next = self.top_cell.q.val() + self.cell_step[m].val();
-                self.chosen_square.next = self.top_square.q.val() + self.square_step[m].val();
-                self.chosen_shift.next = self.ways_shift[m].val();
-                self.chosen_closing.next = self.top_closing.q.val().get_bit(m);
-            }
-        }
-        self.chosen_ways.next = bit_cast::<4, 32>(self.top_ways.q.val() >> self.chosen_shift.val());
-        if !self.chosen.val().any() {
-            self.chosen_ways.next = 0.into();
-        }
-        self.cells.target.next = self.chosen_cell.val();
-        self.cells.target_ways.next = self.chosen_ways.val();
-        self.cells.target_closing.next = self.chosen_closing.val();
-        // The dead-end judge: the start square at the root, else the move.
-        self.cells.judge_ways.next = self.chosen_ways.val();
-        self.cells.judge_closing.next = self.chosen_closing.val();
+        self.paths.entered_move.next = self.chosen.val();
+        self.target.from_cell.next = self.top_cell.q.val();
+        self.target.from_square.next = self.top_square.q.val();
+        self.target.moves_ways.next = self.top_ways.q.val();
+        self.target.moves_closing.next = self.top_closing.q.val();
+        self.target.chosen.next = self.chosen.val();
+        self.cells.target.next = self.target.target_cell.val();
+        self.cells.target_ways.next = self.target.target_ways.val();
+        self.cells.target_closing.next = self.target.target_closing.val();
+        self.cells.judge_ways.next = self.target.target_ways.val();
+        self.cells.judge_closing.next = self.target.target_closing.val();
         if self.state.q.val() == CompactState::Root {
             self.cells.judge_ways.next = self.cells.start_ways.val();
             self.cells.judge_closing.next = false;
         }
-        self.leaf.next = !self.chosen_ways.val().any();
-        // A leaf is a tour when it is the last free square (and closes one).
+        self.leaf.next = !self.target.target_ways.val().any();
         self.at_tour.next = self.leaf.val()
             & (self.cells.free_cells.val() == 1)
-            & (!self.request.closed.val() | self.chosen_closing.val());
+            & (!self.request.closed.val() | self.target.target_closing.val());
         self.path_last.next = (self.depth.q.val() + 1) == self.base.q.val();
+        self.at_job_level.next = self.walking.q.val() & ((self.depth.q.val() + 1) == self.split.q.val());
 
         // The stack: the frame below the current level is read ahead, for a
         // backtrack; the squares for a tour being streamed.
@@ -348,24 +398,38 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
         self.tour.stack_square.next = self.frames.square.val();
         self.tour.cancel.next = self.port.cancel.val();
         self.tour.ready.next = self.port.item_ready.val();
-        self.port.item.next = bit_cast::<8, LB>(self.tour.square.val());
+        self.tour.two_bytes.next = self.two_bytes.q.val();
+        self.port.item.next = self.tour.item.val();
         self.port.item_valid.next = self.tour.valid.val();
         self.port.item_last.next = self.tour.last.val();
 
+        self.large_board.next = false;
         self.try_move.next = false;
-        self.descend.next = false;
+        self.leave.next = false;
         self.found_tour.next = false;
         match self.state.q.val() {
             CompactState::Idle => {}
             CompactState::Setup => {
+                // The board laid out: its squares are the free cells.
+                self.large_board.next =
+                    self.large_boards.val() & (self.cells.free_cells.val() > self.byte_squares.val());
+                self.two_bytes.d.next = self.large_board.val();
+                self.items.d.next = bit_cast::<16, TB>(self.cells.free_cells.val());
+                if self.large_board.val() {
+                    self.items.d.next = bit_cast::<16, TB>(self.cells.free_cells.val()) << 1;
+                }
                 if !self.cells.busy.val() {
-                    self.state.d.next = CompactState::Root;
+                    self.state.d.next = CompactState::Next;
+                    if self.walker.val() {
+                        self.state.d.next = CompactState::Root;
+                    }
                 }
             }
             CompactState::Root => {
                 // The start square, judged like a move (unless a path
                 // follows: its squares are entered unjudged but the last).
-                self.node_pulse.d.next = true;
+                self.node_pulse.d.next = self.counting_replay.q.val();
+                self.rooted.d.next = true;
                 self.child_cell.d.next = self.cells.start_cell.val();
                 self.child_square.d.next = self.request.start_square.val();
                 self.child_ways.d.next = self.cells.start_ways.val();
@@ -394,13 +458,14 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
                 } else if self.top_untried.q.val().any() {
                     self.try_move.next = true;
                     self.top_untried.d.next = self.select.rest.val();
-                } else if self.depth.q.val() == self.base.q.val() {
-                    self.state.d.next = CompactState::Done;
+                } else if self.depth.q.val() != self.base.q.val() {
+                    self.leave.next = true;
+                } else if self.splitting.q.val() {
+                    // The walk, or the job, is over: the next job.
+                    self.walking.d.next = false;
+                    self.state.d.next = CompactState::Next;
                 } else {
-                    // Back to the level below: free this square.
-                    self.cells.unvisit.next = true;
-                    self.depth.d.next = self.depth.q.val() - 1;
-                    self.state.d.next = CompactState::Leave;
+                    self.state.d.next = CompactState::Done;
                 }
             }
             CompactState::Replay => {
@@ -409,9 +474,6 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
                     self.state.d.next = CompactState::Done;
                 } else {
                     self.try_move.next = true;
-                    self.path_low.d.next = self.path_low.q.val() >> 1;
-                    self.path_mid.d.next = self.path_mid.q.val() >> 1;
-                    self.path_high.d.next = self.path_high.q.val() >> 1;
                     self.frames.write_untried.next = 0.into();
                     if (self.path_last.val() & self.cells.dead.val()) | self.leaf.val() {
                         self.state.d.next = CompactState::Done;
@@ -455,6 +517,9 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
                     self.top_own_ways.d.next = self.frames.own_ways.val();
                     self.top_own_closing.d.next = self.frames.own_closing.val();
                     self.state.d.next = CompactState::Run;
+                    if self.unwinding.q.val() {
+                        self.state.d.next = CompactState::Unwind;
+                    }
                 }
             }
             CompactState::Emit => {
@@ -467,34 +532,88 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
                     }
                 }
             }
+            CompactState::Next => {
+                // A job: its path, replayed from the deepest level it
+                // shares with the stack (from the root, the first).
+                if self.port.cancel.val() {
+                    self.state.d.next = CompactState::Done;
+                } else if self.port.jobs.grant.val() {
+                    self.path.d.next = self.port.jobs.path.val();
+                    self.current_job.d.next = self.port.jobs.number.val();
+                    self.rejoin_at.d.next = self.paths.rejoin_level.val();
+                    self.base.d.next = self.split.q.val();
+                    self.counting_replay.d.next = false;
+                    self.state.d.next = CompactState::Root;
+                    if self.rooted.q.val() {
+                        self.unwinding.d.next = true;
+                        self.state.d.next = CompactState::Unwind;
+                    }
+                } else if self.port.jobs.over.val() {
+                    self.state.d.next = CompactState::Done;
+                }
+            }
+            CompactState::Unwind => {
+                if self.port.cancel.val() {
+                    self.state.d.next = CompactState::Done;
+                } else if self.depth.q.val() > self.rejoin_at.q.val() {
+                    self.leave.next = true;
+                } else {
+                    self.unwinding.d.next = false;
+                    self.state.d.next = CompactState::Replay;
+                }
+            }
             CompactState::Done => {}
             _ => {
                 self.state.d.next = CompactState::Idle;
             }
         }
+        if self.leave.val() {
+            // Back to the level below: free this square.
+            self.cells.unvisit.next = true;
+            self.depth.d.next = self.depth.q.val() - 1;
+            self.state.d.next = CompactState::Leave;
+        }
 
-        // A move tried: a node. A dead end or a leaf ends there (a leaf may
-        // be a tour); else its square is entered.
+        // A move tried: a node (a replayed job's square is the walker's).
+        // A dead end or a leaf ends there (a leaf may be a tour); else its
+        // square is entered, or, at the job level of the walk, handed out
+        // as a job when the queue has room.
+        self.entering.next = false;
         if self.try_move.val() {
-            self.node_pulse.d.next = true;
+            self.node_pulse.d.next = (self.state.q.val() == CompactState::Run) | self.counting_replay.q.val();
             if !self.cells.dead.val() | ((self.state.q.val() == CompactState::Replay) & !self.path_last.val()) {
                 if self.leaf.val() {
                     self.found_tour.next = self.at_tour.val();
                     self.emit_depth.d.next = self.depth.q.val() + 1;
-                    self.emit_square.d.next = self.chosen_square.val();
+                    self.emit_square.d.next = self.target.target_square.val();
                 } else {
-                    self.descend.next = true;
+                    self.entering.next = true;
                 }
             }
+        }
+        self.hand_out.next = self.entering.val() & self.at_job_level.val() & self.queue_room.q.val();
+        self.descend.next = self.entering.val() & !self.hand_out.val();
+        if self.entering.val() & self.at_job_level.val() {
+            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
+            self.current_job.d.next = self.jobs_found.q.val();
+        }
+        if self.hand_out.val() {
+            self.found_pulse.d.next = true;
+            self.found_path.d.next = self.paths.entered_path.val();
+            self.found_number.d.next = self.jobs_found.q.val();
+            self.current_job.d.next = self.current_job.q.val();
         }
         if self.descend.val() {
             self.frames.push.next = true;
             self.cells.visit.next = true;
-            self.child_cell.d.next = self.chosen_cell.val();
-            self.child_square.d.next = self.chosen_square.val();
-            self.child_ways.d.next = self.chosen_ways.val();
-            self.child_closing.d.next = self.chosen_closing.val();
+            self.child_cell.d.next = self.target.target_cell.val();
+            self.child_square.d.next = self.target.target_square.val();
+            self.child_ways.d.next = self.target.target_ways.val();
+            self.child_closing.d.next = self.target.target_closing.val();
             self.state.d.next = CompactState::Enter;
+            if self.walking.q.val() {
+                self.path.d.next = self.paths.entered_path.val();
+            }
         }
         if self.found_tour.val() {
             if self.request.count_all.val() {
@@ -513,13 +632,22 @@ impl<const AB: usize, const CB: usize, const LB: usize> Logic for CompactEngine<
             self.height.d.next = self.port.arguments.val().get_bits::<8>(8);
             self.file.d.next = self.port.arguments.val().get_bits::<8>(16);
             self.rank.d.next = self.port.arguments.val().get_bits::<8>(24);
-            self.path_low.d.next = self.port.path.val().get_bits::<16>(0);
-            self.path_mid.d.next = self.port.path.val().get_bits::<16>(16);
-            self.path_high.d.next = self.port.path.val().get_bits::<16>(32);
+            self.path.d.next = self.port.path.val();
             self.base.d.next = bit_cast::<LB, 8>(self.port.path_length.val());
+            self.split.d.next = bit_cast::<LB, 8>(self.port.split_level.val());
+            self.splitting.d.next = self.port.split_level.val().any();
+            self.walking.d.next = self.walker.val() & self.port.split_level.val().any();
+            self.counting_replay.d.next = self.walker.val();
+            self.rooted.d.next = false;
+            self.unwinding.d.next = false;
+            self.jobs_found.d.next = 0.into();
+            self.current_job.d.next = 0.into();
             self.ends_after_emit.d.next = false;
             self.cells.sweep.next = true;
             self.state.d.next = CompactState::Setup;
+        }
+        if self.state.q.val() == CompactState::Done {
+            self.walking.d.next = false;
         }
     }
 }

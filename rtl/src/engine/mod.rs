@@ -238,7 +238,8 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.tour.stack_square.next = self.step.stream_square.val();
         self.tour.cancel.next = self.port.cancel.val();
         self.tour.ready.next = self.port.item_ready.val();
-        self.port.item.next = bit_cast::<8, LB>(self.tour.square.val());
+        self.tour.two_bytes.next = false;
+        self.port.item.next = self.tour.item.val();
         self.port.item_valid.next = self.tour.valid.val();
         self.port.item_last.next = self.tour.last.val();
         // Busy from start to done.
