@@ -61,6 +61,10 @@ pub enum EngineKind {
     /// enters a node every clock (`rtl/src/engine`); its size grows with the
     /// board's area.
     Wide,
+    /// The knight's-tour engine that keeps the board in block RAM and takes
+    /// a few clocks a node (`rtl/src/compact`): small, and boards up to
+    /// 40x40; Warnsdorff's order always built in.
+    Compact,
     /// The N-Queens solver (`rtl/src/queens`): a queen placed every clock;
     /// its largest N is the build's `max_width` (and `max_height`).
     Queens,
@@ -70,6 +74,7 @@ impl std::fmt::Display for EngineKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             EngineKind::Wide => "wide",
+            EngineKind::Compact => "compact",
             EngineKind::Queens => "queens",
         })
     }
@@ -233,6 +238,9 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                 button: file.button.clone(),
                 flash: file.flash.clone(),
             };
+            if entry.engine == EngineKind::Compact && !entry.warnsdorff {
+                bail!("build {:?}: compact engines always have Warnsdorff's order (leave out warnsdorff)", entry.name);
+            }
             Ok(Board {
                 name: entry.name.clone(),
                 title: entry.title.clone().unwrap_or_else(|| part.title.clone()),
@@ -290,7 +298,7 @@ impl Listing {
         // (An N-Queens build has no move orders: files are tried a to z.)
         let orders = match (board.build.engine, board.build.warnsdorff) {
             (EngineKind::Queens, _) => vec![],
-            (EngineKind::Wide, true) => vec![MoveOrder::Fixed, MoveOrder::Warnsdorff],
+            (EngineKind::Wide, true) | (EngineKind::Compact, _) => vec![MoveOrder::Fixed, MoveOrder::Warnsdorff],
             (EngineKind::Wide, false) => vec![MoveOrder::Fixed],
         };
         Listing {

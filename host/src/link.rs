@@ -13,16 +13,16 @@ use crate::error::{Capability, DeviceError, Direction};
 use crate::moves::path_moves;
 use crate::parallel::PrefixJobs;
 use crate::proto::{
-    code, Command, ErrorCode, FrameDecoder, Identity, MovePath, QueensRequest, Response, SolveRequest, MAX_PATH_MOVES,
-    MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, VERSION,
+    code, square_bytes, Command, ErrorCode, FrameDecoder, Identity, MovePath, QueensRequest, Response, SolveRequest,
+    MAX_PATH_MOVES, MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, VERSION,
 };
 use crate::queens::{QueensSearch, QueensSpec};
 use crate::search::{Flow, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};
 use crate::transport::Transport;
 
-/// Payload bytes a frame can have: a tour on the largest board one byte per
-/// square allows.
-const MAX_PAYLOAD: usize = crate::proto::TOUR_HEADER + 256;
+/// Payload bytes a frame can have: a tour on the largest board a build
+/// takes (40x40), two bytes a square.
+const MAX_PAYLOAD: usize = crate::proto::TOUR_HEADER + 2 * 40 * 40;
 
 /// Jobs per engine when a search is split: enough that the last jobs are
 /// small, so that engines finish together, few enough that replaying jobs'
@@ -350,10 +350,11 @@ impl<T: Transport> Device for LinkedDevice<T> {
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         self.expect(Problem::Tours)?;
         let request = self.request(spec, goal, &[spec.start])?;
-        let mut tours = TourResults { sink, max_width: self.identity.max_width };
+        let square_bytes = square_bytes(spec.board.area());
+        let mut tours = TourResults { sink, max_width: self.identity.max_width, square_bytes };
         // A tour of a job starts with the job's path: the split level's
         // squares and the start square.
-        let prefix = usize::from(request.split) + 1;
+        let prefix = (usize::from(request.split) + 1) * square_bytes;
         self.converse(Command::Solve(request), request.split, prefix, &mut tours)
     }
 
@@ -362,8 +363,10 @@ impl<T: Transport> Device for LinkedDevice<T> {
     fn count_from(&mut self, spec: &SearchSpec, path: &[Square], sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         self.expect(Problem::Tours)?;
         let request = self.request(spec, Goal::CountAll, path)?;
-        let mut tours = TourResults { sink, max_width: self.identity.max_width };
-        let mut report = self.converse(Command::Solve(request), request.split, path.len(), &mut tours)?;
+        let square_bytes = square_bytes(spec.board.area());
+        let mut tours = TourResults { sink, max_width: self.identity.max_width, square_bytes };
+        let prefix = path.len() * square_bytes;
+        let mut report = self.converse(Command::Solve(request), request.split, prefix, &mut tours)?;
         // The device counts the path's squares; those above its last are the
         // nodes above the cut (as the CPU's count below a path says).
         report.outcome.nodes = report.outcome.nodes.saturating_sub(path.len() as u64 - 1);
@@ -405,17 +408,23 @@ trait Results {
     fn progress(&mut self, nodes: u64, results: u64) -> Flow;
 }
 
-/// Tours: squares numbered `rank * max_width + file`.
+/// Tours: squares numbered `rank * max_width + file`, a byte or two each
+/// ([`square_bytes`]).
 struct TourResults<'a> {
     sink: &'a mut dyn Sink,
     max_width: u8,
+    square_bytes: usize,
 }
 
 impl Results for TourResults<'_> {
     fn result(&mut self, items: &[u8]) -> Result<(), DeviceError> {
         let width = u16::from(self.max_width);
-        let tour: Vec<Square> =
-            items.iter().map(|&s| Square::new(u16::from(s) % width, u16::from(s) / width)).collect();
+        let square = |bytes: &[u8]| bytes.iter().rev().fold(0u16, |number, &byte| number << 8 | u16::from(byte));
+        let tour: Vec<Square> = items
+            .chunks(self.square_bytes)
+            .map(square)
+            .map(|number| Square::new(number % width, number / width))
+            .collect();
         self.sink.tour(&tour)
     }
 

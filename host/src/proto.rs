@@ -11,7 +11,7 @@ pub use knights_protocol::codec::{
 };
 pub use knights_protocol::crc::crc16;
 pub use knights_protocol::decoder::FrameDecoder;
-pub use knights_protocol::{MAX_PATH_MOVES, MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, SYNC, VERSION};
+pub use knights_protocol::{square_bytes, MAX_PATH_MOVES, MAX_QUEENS_SPLIT_LEVEL, MAX_SPLIT_LEVEL, SYNC, VERSION};
 
 pub mod code {
     //! Type bytes and numbers (defined in `knights_protocol`, for the

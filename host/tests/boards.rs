@@ -53,6 +53,15 @@ fn each_board_is_sane() {
                 );
                 assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
             }
+            EngineKind::Compact => {
+                let (width, height) = (usize::from(board.build.max_width), usize::from(board.build.max_height));
+                assert!(
+                    knights_rtl::verilog::compact_widths_supported(width, height),
+                    "{}: no compact engine for {width}x{height}",
+                    board.name
+                );
+                assert!(width.min(height) >= 8, "{}: every board takes the 8x8 chessboard", board.name);
+            }
             EngineKind::Queens => {
                 let n = usize::from(board.build.max_width);
                 assert_eq!(board.build.max_width, board.build.max_height, "{}: N-Queens boards are square", board.name);

@@ -23,13 +23,26 @@ pub mod decoder;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// Protocol version, reported in IDENTITY; a host refuses any other.
-pub const VERSION: u8 = 4;
+pub const VERSION: u8 = 5;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;
 /// The most moves a SOLVE's path may hold (the job the search is confined
 /// to; three bits a move, as a split search's jobs).
 pub const MAX_PATH_MOVES: u8 = 16;
+/// A TOUR's squares are one byte each on a board of up to this many
+/// squares, two bytes (little-endian) each on a larger one.
+pub const BYTE_SQUARES: usize = 256;
+
+/// Bytes a square takes in a TOUR of a `squares`-square board.
+pub const fn square_bytes(squares: usize) -> usize {
+    if squares > BYTE_SQUARES {
+        2
+    } else {
+        1
+    }
+}
+
 /// The deepest split level a QUEENS may ask for: a job is handed on as its
 /// queens' files, five bits a rank.
 pub const MAX_QUEENS_SPLIT_LEVEL: u8 = 9;

@@ -81,6 +81,13 @@ pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettin
 pub const COMPACT_WIDTHS: [(usize, usize); 12] =
     [(7, 5), (7, 6), (8, 6), (8, 7), (8, 8), (9, 7), (9, 8), (9, 9), (10, 9), (10, 10), (11, 10), (11, 11)];
 
+/// Whether the crate has a compact engine for boards up to `max_width` ×
+/// `max_height`.
+pub fn compact_widths_supported(max_width: usize, max_height: usize) -> bool {
+    let widths = CompactWidths::new(Geometry::new(max_width, max_height));
+    COMPACT_WIDTHS.contains(&(widths.cell_bits, widths.level_bits))
+}
+
 /// Calls `$build` with the const parameters `(AB, CB, LB, TB)` of the
 /// compact engine for `$widths`, or gives `None` when the crate has no
 /// instance for them.

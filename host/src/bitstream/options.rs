@@ -130,6 +130,7 @@ pub(super) fn check_engines(engines: u16) -> Result<(), UsageError> {
 pub(super) fn check_size(engine: EngineKind, max_width: u16, max_height: u16) -> Result<(), UsageError> {
     match engine {
         EngineKind::Wide => check_area(max_width, max_height),
+        EngineKind::Compact => check_compact_size(max_width, max_height),
         EngineKind::Queens => {
             let sizes = knights_rtl::verilog::QUEENS_SIZES;
             if max_width != max_height || !sizes.contains(&usize::from(max_width)) {
@@ -150,6 +151,20 @@ pub(super) fn check_area(max_width: u16, max_height: u16) -> Result<(), UsageErr
         return Err(UsageError(format!(
             "largest board {max_width}x{max_height}: the RTL has engines for boards of {} squares (e.g. 6x6, 8x8, 12x12, 16x16)",
             knights_rtl::verilog::SUPPORTED_AREAS.map(|a| a.to_string()).join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The compact engine has instances for boards from 5x5 to 40x40 (and
+/// rectangles between).
+pub(super) fn check_compact_size(max_width: u16, max_height: u16) -> Result<(), UsageError> {
+    let supported = (5..=40).contains(&max_width.min(max_height)) && max_width.max(max_height) <= 40;
+    let instance =
+        supported && knights_rtl::verilog::compact_widths_supported(usize::from(max_width), usize::from(max_height));
+    if !instance {
+        return Err(UsageError(format!(
+            "largest board {max_width}x{max_height}: the RTL has compact engines for boards from 5x5 to 40x40"
         )));
     }
     Ok(())

@@ -71,10 +71,12 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     /// After a sweep: the start square's cell and free neighbours.
     pub start_cell: Signal<Out, Bits<AB>>,
     pub start_ways: Signal<Out, Bits<4>>,
-    /// Free squares now.
+    /// Free squares now; just one.
     pub free_cells: Signal<Out, Bits<TB>>,
+    pub free_one: Signal<Out, bool>,
     /// The dead-end judge ([`Tallies`]).
-    pub judge_ways: Signal<In, Bits<4>>,
+    pub judge_base_none: Signal<In, bool>,
+    pub judge_base_one: Signal<In, bool>,
     pub judge_closing: Signal<In, bool>,
     pub dead: Signal<Out, bool>,
 
@@ -178,7 +180,9 @@ impl<const AB: usize, const CB: usize, const TB: usize> BoardCells<AB, CB, TB> {
             start_cell: Default::default(),
             start_ways: Default::default(),
             free_cells: Default::default(),
-            judge_ways: Default::default(),
+            free_one: Default::default(),
+            judge_base_none: Default::default(),
+            judge_base_one: Default::default(),
             judge_closing: Default::default(),
             dead: Default::default(),
             banks: Default::default(),
@@ -274,10 +278,12 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.tallies.clear.next = self.sweep.val();
         self.tallies.closed.next = self.closed.val();
         self.tallies.prune.next = self.prune.val();
-        self.tallies.judge_ways.next = self.judge_ways.val();
+        self.tallies.judge_base_none.next = self.judge_base_none.val();
+        self.tallies.judge_base_one.next = self.judge_base_one.val();
         self.tallies.judge_closing.next = self.judge_closing.val();
         self.dead.next = self.tallies.dead.val();
         self.free_cells.next = self.tallies.free.val();
+        self.free_one.next = self.tallies.free_one.val();
         self.busy.next = self.sweeper.active.val() | self.stage.q.val().any() | self.freeing.q.val();
         self.visit_ends.next = self.stage.q.val() == 5;
 
@@ -295,8 +301,40 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             self.odd_pending.next = self.frame_free.val() & self.odd_files.val();
             self.even_pending.next = 0.into();
         }
-        self.odd_pick.next = self.odd_pending.val() & (!self.odd_pending.val() + 1);
-        self.even_pick.next = self.even_pending.val() & (!self.even_pending.val() + 1);
+        // The lowest pending neighbour of each bank (written out: a carry
+        // chain here was the longest path).
+        self.odd_pick.next = bits::<8>(0)
+            .replace_bit(0, self.odd_pending.val().get_bit(0))
+            .replace_bit(3, self.odd_pending.val().get_bit(3) & !self.odd_pending.val().get_bit(0))
+            .replace_bit(
+                4,
+                self.odd_pending.val().get_bit(4)
+                    & !self.odd_pending.val().get_bit(0)
+                    & !self.odd_pending.val().get_bit(3),
+            )
+            .replace_bit(
+                7,
+                self.odd_pending.val().get_bit(7)
+                    & !self.odd_pending.val().get_bit(0)
+                    & !self.odd_pending.val().get_bit(3)
+                    & !self.odd_pending.val().get_bit(4),
+            );
+        self.even_pick.next = bits::<8>(0)
+            .replace_bit(1, self.even_pending.val().get_bit(1))
+            .replace_bit(2, self.even_pending.val().get_bit(2) & !self.even_pending.val().get_bit(1))
+            .replace_bit(
+                5,
+                self.even_pending.val().get_bit(5)
+                    & !self.even_pending.val().get_bit(1)
+                    & !self.even_pending.val().get_bit(2),
+            )
+            .replace_bit(
+                6,
+                self.even_pending.val().get_bit(6)
+                    & !self.even_pending.val().get_bit(1)
+                    & !self.even_pending.val().get_bit(2)
+                    & !self.even_pending.val().get_bit(5),
+            );
         self.odd_rest.next = self.odd_pending.val() & !self.odd_pick.val();
         self.even_rest.next = self.even_pending.val() & !self.even_pick.val();
         if self.unvisit.val() {

@@ -126,7 +126,10 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     // The current level's frame.
     top_cell: DFF<Bits<AB>>,
     top_square: DFF<Bits<LB>>,
-    top_untried: DFF<Bits<8>>,
+    // The move the level tries next (one-hot, chosen a clock ahead), and
+    // its moves untried after that.
+    next_move: DFF<Bits<8>>,
+    later: DFF<Bits<8>>,
     top_free: DFF<Bits<8>>,
     top_ways: DFF<Bits<32>>,
     top_closing: DFF<Bits<8>>,
@@ -144,6 +147,9 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     ends_after_emit: DFF<bool>,
     node_pulse: DFF<bool>,
     solution_pulse: DFF<bool>,
+    // The platform's cancel, a clock late: it comes from the tour count
+    // across the chip, and the search only has to stop soon.
+    cancelled: DFF<bool>,
 
     large_board: Signal<Local, bool>,
     chosen: Signal<Local, Bits<8>>,
@@ -208,7 +214,8 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             found_number: Default::default(),
             top_cell: Default::default(),
             top_square: Default::default(),
-            top_untried: Default::default(),
+            next_move: Default::default(),
+            later: Default::default(),
             top_free: Default::default(),
             top_ways: Default::default(),
             top_closing: Default::default(),
@@ -223,6 +230,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             ends_after_emit: Default::default(),
             node_pulse: Default::default(),
             solution_pulse: Default::default(),
+            cancelled: Default::default(),
             large_board: Default::default(),
             chosen: Default::default(),
             leaf: Default::default(),
@@ -271,7 +279,8 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             found_number,
             top_cell,
             top_square,
-            top_untried,
+            next_move,
+            later,
             top_free,
             top_ways,
             top_closing,
@@ -285,8 +294,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             emit_square,
             ends_after_emit,
             node_pulse,
-            solution_pulse
+            solution_pulse,
+            cancelled
         );
+        self.cancelled.d.next = self.port.cancel.val();
         clock!(self, clock, request, cells, frames, tour);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
@@ -335,12 +346,22 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // The move tried now: the next in the reference's order, or the
         // path's; where it goes; whether it is dead, a leaf or a tour (the
         // start square at the root).
-        self.select.candidates.next = self.top_untried.q.val();
-        self.select.degrees.next = 0.into();
-        if self.request.warnsdorff.val() {
-            self.select.degrees.next = self.top_ways.q.val();
+        // (The next move is chosen from the moves left after this one, or
+        // from a level's moves as it is entered or returned to.)
+        self.select.candidates.next = self.later.q.val();
+        self.select.degrees.next = self.top_ways.q.val();
+        if self.state.q.val() == CompactState::Enter {
+            self.select.candidates.next = self.cells.found_free.val();
+            self.select.degrees.next = self.cells.found_ways.val();
         }
-        self.chosen.next = self.select.first.val();
+        if self.state.q.val() == CompactState::Leave {
+            self.select.candidates.next = self.frames.untried.val();
+            self.select.degrees.next = self.frames.ways.val();
+        }
+        if !self.request.warnsdorff.val() {
+            self.select.degrees.next = 0.into();
+        }
+        self.chosen.next = self.next_move.q.val();
         if self.state.q.val() == CompactState::Replay {
             self.chosen.next = self.paths.replay_move.val();
         }
@@ -353,15 +374,18 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.cells.target.next = self.target.target_cell.val();
         self.cells.target_ways.next = self.target.target_ways.val();
         self.cells.target_closing.next = self.target.target_closing.val();
-        self.cells.judge_ways.next = self.target.target_ways.val();
+        self.target.closed.next = self.request.closed.val();
+        self.cells.judge_base_none.next = self.target.target_base_none.val();
+        self.cells.judge_base_one.next = self.target.target_base_one.val();
         self.cells.judge_closing.next = self.target.target_closing.val();
         if self.state.q.val() == CompactState::Root {
-            self.cells.judge_ways.next = self.cells.start_ways.val();
+            self.cells.judge_base_none.next = self.cells.start_ways.val() == 0;
+            self.cells.judge_base_one.next = self.cells.start_ways.val() == 1;
             self.cells.judge_closing.next = false;
         }
-        self.leaf.next = !self.target.target_ways.val().any();
+        self.leaf.next = self.target.target_leaf.val();
         self.at_tour.next = self.leaf.val()
-            & (self.cells.free_cells.val() == 1)
+            & self.cells.free_one.val()
             & (!self.request.closed.val() | self.target.target_closing.val());
         self.path_last.next = (self.depth.q.val() + 1) == self.base.q.val();
         self.at_job_level.next = self.walking.q.val() & ((self.depth.q.val() + 1) == self.split.q.val());
@@ -380,7 +404,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.frames.push.next = false;
         self.frames.write_level.next = self.depth.q.val();
         self.frames.write_cell.next = self.top_cell.q.val();
-        self.frames.write_untried.next = self.select.rest.val();
+        self.frames.write_untried.next = self.later.q.val();
         self.frames.write_free.next = self.top_free.q.val();
         self.frames.write_ways.next = self.top_ways.q.val();
         self.frames.write_closing.next = self.top_closing.q.val();
@@ -396,7 +420,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.tour.depth.next = self.emit_depth.q.val();
         self.tour.current_index.next = self.emit_square.q.val();
         self.tour.stack_square.next = self.frames.square.val();
-        self.tour.cancel.next = self.port.cancel.val();
+        self.tour.cancel.next = self.cancelled.q.val();
         self.tour.ready.next = self.port.item_ready.val();
         self.tour.two_bytes.next = self.two_bytes.q.val();
         self.port.item.next = self.tour.item.val();
@@ -436,7 +460,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 self.child_closing.d.next = false;
                 self.depth.d.next = self.below_root.val();
                 self.state.d.next = CompactState::Done;
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.node_pulse.d.next = false;
                 } else if self.base.q.val().any() | (self.cells.start_ways.val().any() & !self.cells.dead.val()) {
                     self.cells.visit.next = true;
@@ -444,7 +468,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.cells.target_ways.next = self.cells.start_ways.val();
                     self.cells.target_closing.next = false;
                     self.state.d.next = CompactState::Enter;
-                } else if !self.cells.dead.val() & (self.cells.free_cells.val() == 1) & !self.request.closed.val() {
+                } else if !self.cells.dead.val() & self.cells.free_one.val() & !self.request.closed.val() {
                     // A board of one square: the start is the tour.
                     self.found_tour.next = true;
                     self.ends_after_emit.d.next = true;
@@ -453,11 +477,12 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 }
             }
             CompactState::Run => {
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
-                } else if self.top_untried.q.val().any() {
+                } else if self.next_move.q.val().any() {
                     self.try_move.next = true;
-                    self.top_untried.d.next = self.select.rest.val();
+                    self.next_move.d.next = self.select.first.val();
+                    self.later.d.next = self.select.rest.val();
                 } else if self.depth.q.val() != self.base.q.val() {
                     self.leave.next = true;
                 } else if self.splitting.q.val() {
@@ -470,7 +495,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
             CompactState::Replay => {
                 // The path's next move, forced; only its last is judged.
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else {
                     self.try_move.next = true;
@@ -484,12 +509,13 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             CompactState::Enter => {
                 // The square's visit: its free neighbours are the new
                 // level's moves, taken in the visit's last clock.
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if self.cells.visit_ends.val() {
                     self.top_cell.d.next = self.child_cell.q.val();
                     self.top_square.d.next = self.child_square.q.val();
-                    self.top_untried.d.next = self.cells.found_free.val();
+                    self.next_move.d.next = self.select.first.val();
+                    self.later.d.next = self.select.rest.val();
                     self.top_free.d.next = self.cells.found_free.val();
                     self.top_ways.d.next = self.cells.found_ways.val();
                     self.top_closing.d.next = self.cells.found_closing.val();
@@ -505,12 +531,13 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
             CompactState::Leave => {
                 // The square's unvisit; the level below comes back.
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if !self.cells.busy.val() {
                     self.top_cell.d.next = self.frames.level_cell.val();
                     self.top_square.d.next = self.frames.square.val();
-                    self.top_untried.d.next = self.frames.untried.val();
+                    self.next_move.d.next = self.select.first.val();
+                    self.later.d.next = self.select.rest.val();
                     self.top_free.d.next = self.frames.free.val();
                     self.top_ways.d.next = self.frames.ways.val();
                     self.top_closing.d.next = self.frames.closing.val();
@@ -535,7 +562,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             CompactState::Next => {
                 // A job: its path, replayed from the deepest level it
                 // shares with the stack (from the root, the first).
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if self.port.jobs.grant.val() {
                     self.path.d.next = self.port.jobs.path.val();
@@ -553,7 +580,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 }
             }
             CompactState::Unwind => {
-                if self.port.cancel.val() {
+                if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if self.depth.q.val() > self.rejoin_at.q.val() {
                     self.leave.next = true;

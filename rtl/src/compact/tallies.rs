@@ -86,6 +86,10 @@ impl<const TB: usize> Logic for WaysChange<TB> {
     }
 }
 
+/// The tallies, and the judge. The judge reads flags of the tallies (zero,
+/// one, two, more) kept in registers beside them, set from each clock's new
+/// counts: it sits at the end of the engine's longest path, so it compares
+/// nothing itself.
 #[derive(LogicBlock)]
 pub struct Tallies<const TB: usize> {
     pub clock: Signal<In, Clock>,
@@ -104,12 +108,15 @@ pub struct Tallies<const TB: usize> {
     pub own_leaves: Signal<In, bool>,
     pub own_ways: Signal<In, Bits<4>>,
     pub own_closing: Signal<In, bool>,
-    /// Free squares.
+    /// Free squares; just one.
     pub free: Signal<Out, Bits<TB>>,
-    /// Whether entering the free square with `judge_ways` free neighbours
-    /// and closing bit `judge_closing` leaves no tour (always false without
-    /// pruning): the reference's `dead_end_entering`.
-    pub judge_ways: Signal<In, Bits<4>>,
+    pub free_one: Signal<Out, bool>,
+    /// Whether entering the free square whose base ways are 0
+    /// (`judge_base_none`) or 1 (`judge_base_one`), with closing bit
+    /// `judge_closing`, leaves no tour (always false without pruning): the
+    /// reference's `dead_end_entering`.
+    pub judge_base_none: Signal<In, bool>,
+    pub judge_base_one: Signal<In, bool>,
     pub judge_closing: Signal<In, bool>,
     pub dead: Signal<Out, bool>,
 
@@ -118,14 +125,30 @@ pub struct Tallies<const TB: usize> {
     one_way: DFF<Bits<TB>>,
     free_cells: DFF<Bits<TB>>,
     free_closing: DFF<Bits<TB>>,
+    // The flags: no_way 0 < x, x == 1; one_way 0 < x, x == 1, x == 2,
+    // x > 2; free cells x == 1, x > 1; free closing cells 0 < x, x == 1.
+    no_way_some: DFF<bool>,
+    no_way_single: DFF<bool>,
+    one_way_some: DFF<bool>,
+    one_way_single: DFF<bool>,
+    one_way_pair: DFF<bool>,
+    one_way_many: DFF<bool>,
+    free_single: DFF<bool>,
+    free_many: DFF<bool>,
+    closing_some: DFF<bool>,
+    closing_single: DFF<bool>,
     own_base: Signal<Local, Bits<4>>,
     own_change: Signal<Local, Bits<TB>>,
     own_no_way: Signal<Local, Bits<TB>>,
     own_one_way: Signal<Local, Bits<TB>>,
-    judge_base: Signal<Local, Bits<4>>,
-    other_no_way: Signal<Local, Bits<TB>>,
-    other_one_way: Signal<Local, Bits<TB>>,
-    closing_left: Signal<Local, Bits<TB>>,
+    no_way_next: Signal<Local, Bits<TB>>,
+    one_way_next: Signal<Local, Bits<TB>>,
+    free_next: Signal<Local, Bits<TB>>,
+    closing_next: Signal<Local, Bits<TB>>,
+    other_no_way: Signal<Local, bool>,
+    other_one_way: Signal<Local, bool>,
+    other_one_way_pair: Signal<Local, bool>,
+    closing_left: Signal<Local, bool>,
 }
 
 impl<const TB: usize> Default for Tallies<TB> {
@@ -144,7 +167,9 @@ impl<const TB: usize> Default for Tallies<TB> {
             own_ways: Default::default(),
             own_closing: Default::default(),
             free: Default::default(),
-            judge_ways: Default::default(),
+            free_one: Default::default(),
+            judge_base_none: Default::default(),
+            judge_base_one: Default::default(),
             judge_closing: Default::default(),
             dead: Default::default(),
             minus_one: Constant::new(Bits::<TB>::mask()),
@@ -152,13 +177,27 @@ impl<const TB: usize> Default for Tallies<TB> {
             one_way: Default::default(),
             free_cells: Default::default(),
             free_closing: Default::default(),
+            no_way_some: Default::default(),
+            no_way_single: Default::default(),
+            one_way_some: Default::default(),
+            one_way_single: Default::default(),
+            one_way_pair: Default::default(),
+            one_way_many: Default::default(),
+            free_single: Default::default(),
+            free_many: Default::default(),
+            closing_some: Default::default(),
+            closing_single: Default::default(),
             own_base: Default::default(),
             own_change: Default::default(),
             own_no_way: Default::default(),
             own_one_way: Default::default(),
-            judge_base: Default::default(),
+            no_way_next: Default::default(),
+            one_way_next: Default::default(),
+            free_next: Default::default(),
+            closing_next: Default::default(),
             other_no_way: Default::default(),
             other_one_way: Default::default(),
+            other_one_way_pair: Default::default(),
             closing_left: Default::default(),
         }
     }
@@ -167,8 +206,26 @@ impl<const TB: usize> Default for Tallies<TB> {
 impl<const TB: usize> Logic for Tallies<TB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, no_way, one_way, free_cells, free_closing);
+        dff_setup!(
+            self,
+            clock,
+            no_way,
+            one_way,
+            free_cells,
+            free_closing,
+            no_way_some,
+            no_way_single,
+            one_way_some,
+            one_way_single,
+            one_way_pair,
+            one_way_many,
+            free_single,
+            free_many,
+            closing_some,
+            closing_single
+        );
         self.free.next = self.free_cells.q.val();
+        self.free_one.next = self.free_single.q.val();
 
         // The cell itself joins or leaves its class.
         self.own_base.next = self.own_ways.val();
@@ -190,45 +247,50 @@ impl<const TB: usize> Logic for Tallies<TB> {
         if self.own_base.val() == 1 {
             self.own_one_way.next = self.own_change.val();
         }
-        self.no_way.d.next =
+        self.no_way_next.next =
             self.no_way.q.val() + self.odd_no_way.val() + self.even_no_way.val() + self.own_no_way.val();
-        self.one_way.d.next =
+        self.one_way_next.next =
             self.one_way.q.val() + self.odd_one_way.val() + self.even_one_way.val() + self.own_one_way.val();
-        self.free_cells.d.next = self.free_cells.q.val() + self.own_change.val();
+        self.free_next.next = self.free_cells.q.val() + self.own_change.val();
+        self.closing_next.next = self.free_closing.q.val();
         if self.own_closing.val() {
-            self.free_closing.d.next = self.free_closing.q.val() + self.own_change.val();
+            self.closing_next.next = self.free_closing.q.val() + self.own_change.val();
         }
         if self.clear.val() {
-            self.no_way.d.next = 0.into();
-            self.one_way.d.next = 0.into();
-            self.free_cells.d.next = 0.into();
-            self.free_closing.d.next = 0.into();
+            self.no_way_next.next = 0.into();
+            self.one_way_next.next = 0.into();
+            self.free_next.next = 0.into();
+            self.closing_next.next = 0.into();
         }
+        self.no_way.d.next = self.no_way_next.val();
+        self.one_way.d.next = self.one_way_next.val();
+        self.free_cells.d.next = self.free_next.val();
+        self.free_closing.d.next = self.closing_next.val();
+        self.no_way_some.d.next = self.no_way_next.val().any();
+        self.no_way_single.d.next = self.no_way_next.val() == 1;
+        self.one_way_some.d.next = self.one_way_next.val().any();
+        self.one_way_single.d.next = self.one_way_next.val() == 1;
+        self.one_way_pair.d.next = self.one_way_next.val() == 2;
+        self.one_way_many.d.next = self.one_way_next.val() > 2;
+        self.free_single.d.next = self.free_next.val() == 1;
+        self.free_many.d.next = self.free_next.val() > 1;
+        self.closing_some.d.next = self.closing_next.val().any();
+        self.closing_single.d.next = self.closing_next.val() == 1;
 
         // The judge: the tallies with the judged square left out.
-        self.judge_base.next = self.judge_ways.val();
-        if self.closed.val() & self.judge_closing.val() {
-            self.judge_base.next = self.judge_ways.val() + 1;
-        }
-        self.other_no_way.next = self.no_way.q.val();
-        if self.judge_base.val() == 0 {
-            self.other_no_way.next = self.no_way.q.val() - 1;
-        }
-        self.other_one_way.next = self.one_way.q.val();
-        if self.judge_base.val() == 1 {
-            self.other_one_way.next = self.one_way.q.val() - 1;
-        }
-        self.closing_left.next = self.free_closing.q.val();
-        if self.judge_closing.val() {
-            self.closing_left.next = self.free_closing.q.val() - 1;
-        }
+        self.other_no_way.next = self.no_way_some.q.val() & !(self.judge_base_none.val() & self.no_way_single.q.val());
+        self.other_one_way.next =
+            self.one_way_some.q.val() & !(self.judge_base_one.val() & self.one_way_single.q.val());
+        self.other_one_way_pair.next =
+            self.one_way_many.q.val() | (self.one_way_pair.q.val() & !self.judge_base_one.val());
+        self.closing_left.next = self.closing_some.q.val() & !(self.judge_closing.val() & self.closing_single.q.val());
         if self.closed.val() {
             self.dead.next = self.prune.val()
-                & (self.other_no_way.val().any()
-                    | self.other_one_way.val().any()
-                    | ((self.free_cells.q.val() > 1) & !self.closing_left.val().any()));
+                & (self.other_no_way.val()
+                    | self.other_one_way.val()
+                    | (self.free_many.q.val() & !self.closing_left.val()));
         } else {
-            self.dead.next = self.prune.val() & (self.other_no_way.val().any() | (self.other_one_way.val() >= 2));
+            self.dead.next = self.prune.val() & (self.other_no_way.val() | self.other_one_way_pair.val());
         }
     }
 }
@@ -295,7 +357,9 @@ mod tests {
                 wait_clock_cycle!(sim, clock, x);
             }
             x.own_joins.next = false;
-            x.judge_ways.next = judged.0.into();
+            let base = judged.0 + u64::from(closed && judged.1);
+            x.judge_base_none.next = base == 0;
+            x.judge_base_one.next = base == 1;
             x.judge_closing.next = judged.1;
             wait_clock_cycle!(sim, clock, x);
             sim_assert_eq!(sim, x.free.val().index(), cells.len(), x);
@@ -315,6 +379,8 @@ mod tests {
         assert!(!judge(false, &[(2, false), (0, false)], (0, false)), "the judged square is left out");
         assert!(judge(false, &[(1, false), (1, false), (4, false)], (4, false)));
         assert!(!judge(false, &[(1, false), (1, false)], (1, false)));
+        assert!(judge(false, &[(1, false), (1, false), (1, false)], (1, false)));
+        assert!(!judge(false, &[(0, false)], (0, false)), "the last square");
         // Closed: a square with one way (a closing one counts one more), or
         // none of the others closing.
         assert!(!judge(true, &[(1, true), (2, false), (3, true)], (2, false)));
