@@ -89,6 +89,21 @@ pub fn default_queens(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Mod
     cached("queens", &design, traced, say)
 }
 
+/// The default simulated compact board: four compact engines for boards up
+/// to 32x32 at the simulated board's clock and UART (the tests' and the
+/// bench's; a board's own compact build is `--board NAME`).
+pub fn default_compact(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    let design = SimDesign {
+        engine: EngineKind::Compact,
+        max_width: 32,
+        max_height: 32,
+        engines: 4,
+        features: Features::ALL,
+        link: LinkSettings::simulation(),
+    };
+    cached("compact", &design, traced, say)
+}
+
 /// The model of `design` from the cache, made first if it is not there.
 pub(crate) fn cached(
     name: &str,

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::board::BoardSize;
 use crate::error::UsageError;
 use crate::search::MoveOrder;
 
@@ -272,6 +273,17 @@ pub fn find(name: &str) -> Result<Board, UsageError> {
     boards.into_iter().find(|b| b.name == name).ok_or_else(|| {
         UsageError(format!("no board called {name:?}: choose one of {} (knights boards lists them)", names.join(", ")))
     })
+}
+
+/// The knight's-tour builds whose largest board takes `board`, each with
+/// that largest board (`icebreaker (8x8)`).
+pub fn builds_taking(board: BoardSize) -> Vec<String> {
+    all()
+        .into_iter()
+        .filter(|b| b.build.engine != EngineKind::Queens)
+        .filter(|b| board.width <= b.build.max_width && board.height <= b.build.max_height)
+        .map(|b| format!("{} ({}x{})", b.name, b.build.max_width, b.build.max_height))
+        .collect()
 }
 
 /// A line of `knights boards`: a build, its part and what its bitstream holds.

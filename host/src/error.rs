@@ -22,11 +22,18 @@ use crate::proto::{code, ErrorCode, Malformed};
 pub enum DeviceError {
     // The request, checked before anything is sent.
     #[error(
-        "board {board} is larger than the {device} device supports: each side must be 1 to {} files and 1 to {} ranks",
+        "board {board} is larger than the {device} device supports: each side must be 1 to {} files and 1 to {} ranks{}",
         max.width,
-        max.height
+        max.height,
+        takes_it
     )]
-    BoardTooLarge { board: BoardSize, device: &'static str, max: BoardSize },
+    BoardTooLarge {
+        board: BoardSize,
+        device: &'static str,
+        max: BoardSize,
+        /// Which builds (or devices) would take the board: `; ...`, or empty.
+        takes_it: String,
+    },
     #[error(
         "start square {start} is off the {board} board: choose a square from a1 to {}",
         Square::new(board.width.saturating_sub(1), board.height.saturating_sub(1))

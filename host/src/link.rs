@@ -288,6 +288,11 @@ impl<T: Transport> LinkedDevice<T> {
         self.link.transport.describe()
     }
 
+    /// Bytes a square of a tour takes from this build.
+    fn square_bytes(&self) -> usize {
+        square_bytes(usize::from(self.identity.max_width) * usize::from(self.identity.max_height))
+    }
+
     /// Waits for the next response of a running search.
     fn next(&mut self) -> Result<Response, DeviceError> {
         self.link
@@ -350,7 +355,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
     fn search(&mut self, spec: &SearchSpec, goal: Goal, sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         self.expect(Problem::Tours)?;
         let request = self.request(spec, goal, &[spec.start])?;
-        let square_bytes = square_bytes(spec.board.area());
+        let square_bytes = self.square_bytes();
         let mut tours = TourResults { sink, max_width: self.identity.max_width, square_bytes };
         // A tour of a job starts with the job's path: the split level's
         // squares and the start square.
@@ -363,7 +368,7 @@ impl<T: Transport> Device for LinkedDevice<T> {
     fn count_from(&mut self, spec: &SearchSpec, path: &[Square], sink: &mut dyn Sink) -> Result<Report, DeviceError> {
         self.expect(Problem::Tours)?;
         let request = self.request(spec, Goal::CountAll, path)?;
-        let square_bytes = square_bytes(spec.board.area());
+        let square_bytes = self.square_bytes();
         let mut tours = TourResults { sink, max_width: self.identity.max_width, square_bytes };
         let prefix = path.len() * square_bytes;
         let mut report = self.converse(Command::Solve(request), request.split, prefix, &mut tours)?;

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::board::Square;
-use crate::device::{Device, EngineFigures, Sink};
+use crate::board::{BoardSize, Square};
+use crate::device::{CpuDevice, Device, EngineFigures, Sink};
 use crate::error::DeviceError;
 use crate::jobs::{self, DeviceFailure, Tally};
 use crate::link::LinkFigures;
@@ -104,13 +104,35 @@ pub fn count_shared(
     Ok((answer, shared.failures))
 }
 
+/// Where a board too large for a device fits: the board builds that take
+/// it, or the CPU (as text to follow an error).
+fn where_it_fits(board: BoardSize) -> String {
+    #[cfg(feature = "fpga")]
+    {
+        let builds = crate::boards::builds_taking(board);
+        if !builds.is_empty() {
+            return format!("; builds that take it: {} (`--board NAME`, `knights boards`)", builds.join(", "));
+        }
+    }
+    if board.width <= CpuDevice::MAX_SIDE && board.height <= CpuDevice::MAX_SIDE {
+        format!("; no board's build takes it: `--device cpu` does (up to {0}x{0})", CpuDevice::MAX_SIDE)
+    } else {
+        String::new()
+    }
+}
+
 /// Checks that `query` makes sense on `device` (every error is one for which
 /// [`DeviceError::is_bad_request`] holds).
 pub fn check_query(device: &dyn Device, query: &Query) -> Result<(), DeviceError> {
     let spec = &query.spec;
     let max = device.max_board();
     if !max.contains_size(spec.board) {
-        return Err(DeviceError::BoardTooLarge { board: spec.board, device: device.name(), max });
+        return Err(DeviceError::BoardTooLarge {
+            board: spec.board,
+            device: device.name(),
+            max,
+            takes_it: where_it_fits(spec.board),
+        });
     }
     if !spec.board.contains(spec.start) {
         return Err(DeviceError::StartOffBoard { start: spec.start, board: spec.board });

@@ -30,11 +30,13 @@ pub const MAX_SPLIT_LEVEL: u8 = 16;
 /// The most moves a SOLVE's path may hold (the job the search is confined
 /// to; three bits a move, as a split search's jobs).
 pub const MAX_PATH_MOVES: u8 = 16;
-/// A TOUR's squares are one byte each on a board of up to this many
-/// squares, two bytes (little-endian) each on a larger one.
+/// A TOUR's squares are one byte each from a build whose largest board has
+/// up to this many squares (their numbers, `rank * max_width + file`, are
+/// below it), two bytes (little-endian) each from a larger build.
 pub const BYTE_SQUARES: usize = 256;
 
-/// Bytes a square takes in a TOUR of a `squares`-square board.
+/// Bytes a square takes in a TOUR from a build whose largest board has
+/// `squares` squares.
 pub const fn square_bytes(squares: usize) -> usize {
     if squares > BYTE_SQUARES {
         2

@@ -11,6 +11,7 @@ use knights_model::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
 use knights_protocol::codec::{MovePath, SolveRequest};
 use knights_rtl::compact::CompactEngine;
 use knights_rtl::engine::JobRole;
+use knights_rtl::platform::job_queue::JobQueue;
 use rust_hdl::prelude::*;
 
 /// What the engine put out, as the accelerator would see it.
@@ -159,4 +160,151 @@ fn a_board_of_the_builds_size_counts_as_the_reference() {
     let run = simulate(spec, &[spec.start], Goal::First(1), 0);
     assert_eq!((run.tours.len() as u64, run.nodes), (count.tours, count.nodes));
     let _ = BoardSize::new(6, 6);
+}
+
+/// Engines sharing a search as the platform wires them: the walker and
+/// workers, the job queue between them.
+#[derive(LogicBlock)]
+struct Shared {
+    clock: Signal<In, Clock>,
+    engines: Vec<CompactEngine<7, 6, 6, 7>>,
+    queue: JobQueue,
+    requests: Vec<Signal<Local, Bits<32>>>,
+    one_hot: Vec<Constant<Bits<32>>>,
+}
+
+impl Shared {
+    fn new(engines: usize) -> Self {
+        let mut shared = Shared {
+            clock: Default::default(),
+            engines: (0..engines)
+                .map(|i| CompactEngine::new(6, 6, if i == 0 { JobRole::Walker } else { JobRole::Worker }))
+                .collect(),
+            queue: JobQueue::new(engines),
+            requests: (0..engines).map(|_| Default::default()).collect(),
+            one_hot: (0..engines).map(|i| Constant::new((1u64 << i).into())).collect(),
+        };
+        // (The test bench drives the search's inputs.)
+        for engine in &mut shared.engines {
+            let port = &mut engine.port;
+            port.start.connect();
+            port.cancel.connect();
+            port.arguments.connect();
+            port.split_level.connect();
+            port.path.connect();
+            port.path_length.connect();
+            port.item_ready.connect();
+        }
+        shared
+    }
+}
+
+impl Logic for Shared {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, queue);
+        self.queue.clear.next = false;
+        self.queue.found.next = self.engines[0].port.jobs.found.val();
+        self.queue.found_path.next = self.engines[0].port.jobs.found_path.val();
+        self.queue.found_number.next = self.engines[0].port.jobs.found_number.val();
+        self.queue.walking.next = self.engines[0].port.jobs.walking.val();
+        self.requests[0].next = 0.into();
+        if self.engines[0].port.jobs.request.val() {
+            self.requests[0].next = 1.into();
+        }
+        for i in 1..self.engines.len() {
+            self.requests[i].next = self.requests[i - 1].val();
+            if self.engines[i].port.jobs.request.val() {
+                self.requests[i].next = self.requests[i - 1].val() | self.one_hot[i].val();
+            }
+        }
+        self.queue.requests.next = self.requests[self.engines.len() - 1].val();
+        for i in 0..self.engines.len() {
+            self.engines[i].clock.next = self.clock.val();
+            self.engines[i].port.jobs.space.next = self.queue.space.val();
+            self.engines[i].port.jobs.grant.next = (self.queue.grants.val() & self.one_hot[i].val()).any();
+            self.engines[i].port.jobs.path.next = self.queue.path.val();
+            self.engines[i].port.jobs.number.next = self.queue.number.val();
+            self.engines[i].port.jobs.over.next = self.queue.over.val();
+        }
+    }
+}
+
+/// A count shared by `engines` engines split at `level`: tours and nodes,
+/// each engine's nodes.
+fn count_shared(spec: SearchSpec, engines: usize, level: u64) -> (u64, u64, Vec<u64>) {
+    let mut uut = Shared::new(engines);
+    uut.connect_all();
+    let result = Arc::new(Mutex::new((0, 0, vec![0; engines])));
+    let out = result.clone();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<Shared>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<Shared>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, clock, x);
+        let request = SolveRequest {
+            width: spec.board.width as u8,
+            height: spec.board.height as u8,
+            file: spec.start.file as u8,
+            rank: spec.start.rank as u8,
+            closed: spec.closed,
+            warnsdorff: spec.order == MoveOrder::Warnsdorff,
+            prune: spec.prune,
+            count: true,
+            limit: 0,
+            split: 0,
+            engines: 0,
+            path: MovePath::new(&[]).unwrap(),
+        };
+        let arguments = request.payload()[..5].iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
+        // Twice: a search that starts while the last one's engines are done
+        // must share as the first did.
+        let (mut tours, mut nodes, mut each) = (0, 0, vec![0u64; engines]);
+        for _ in 0..2 {
+            for i in 0..engines {
+                x.engines[i].port.arguments.next = arguments.into();
+                x.engines[i].port.split_level.next = level.into();
+                x.engines[i].port.start.next = true;
+            }
+            wait_clock_cycle!(sim, clock, x);
+            for i in 0..engines {
+                x.engines[i].port.start.next = false;
+            }
+            (tours, nodes, each) = (0, 0, vec![0u64; engines]);
+            let mut quiet = 0;
+            while quiet < 3 {
+                wait_clock_cycle!(sim, clock, x);
+                for i in 0..engines {
+                    let n = x.engines[i].port.nodes.val().to_u64();
+                    nodes += n;
+                    each[i] += n;
+                    tours += u64::from(x.engines[i].port.solution.val());
+                }
+                quiet = if (0..engines).any(|i| x.engines[i].port.busy.val()) { 0 } else { quiet + 1 };
+            }
+            // Shared: the walker did not search it alone.
+            sim_assert!(sim, each.iter().filter(|&&n| n > 0).count() >= 2, x);
+        }
+        *out.lock().unwrap() = (tours, nodes, each);
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 100_000_000).unwrap();
+    let counted = result.lock().unwrap().clone();
+    counted
+}
+
+#[test]
+fn engines_share_a_count_through_the_queue() {
+    for (board, start, closed, level) in [("5", "a1", false, 1), ("5", "c3", false, 5), ("6x5", "a1", true, 7)] {
+        let spec = spec(board, start, closed, MoveOrder::Fixed, true);
+        let count = Searcher::new(spec).unwrap().run(Goal::CountAll, &mut TourList::default());
+        for engines in [2, 3] {
+            let (tours, nodes, each) = count_shared(spec, engines, level);
+            assert_eq!(
+                (tours, nodes),
+                (count.tours, count.nodes),
+                "{board} on {engines} engines split at {level}: {each:?}"
+            );
+        }
+    }
 }

@@ -34,7 +34,7 @@
 //! squares, and its last square is judged as the reference judges it.
 //!
 //! A tour in first-K mode pauses the search and streams its squares
-//! ([`TourStream`]; two bytes a square on boards past 256 squares).
+//! ([`TourStream`]; two bytes a square on builds past 256 squares).
 
 pub mod accelerator;
 pub mod cells;
@@ -56,6 +56,7 @@ use crate::platform::{EnginePort, JOB_PATH_BITS};
 use cells::BoardCells;
 use frames::FrameStack;
 pub use grid::CompactWidths;
+use knights_protocol::square_bytes;
 use move_target::MoveTarget;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
@@ -82,9 +83,8 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     pub port: EnginePort,
 
     walker: Constant<bool>,
-    // The build takes boards past 256 squares (two bytes a square).
-    large_boards: Constant<bool>,
-    byte_squares: Constant<Bits<TB>>,
+    // The build takes boards past 256 squares: a square is two bytes.
+    two_bytes: Constant<bool>,
     below_root: Constant<Bits<LB>>,
     request: KnightArguments<LB>,
     cells: BoardCells<AB, CB, TB>,
@@ -99,9 +99,8 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     height: DFF<Bits<8>>,
     file: DFF<Bits<8>>,
     rank: DFF<Bits<8>>,
-    // Items of a tour, and whether a square takes two.
+    // Items of a tour.
     items: DFF<Bits<16>>,
-    two_bytes: DFF<bool>,
     // The path's moves by level (the host's, the walk's, or the job's),
     // and the level the search does not go back above.
     path: DFF<Bits<JOB_PATH_BITS>>,
@@ -151,10 +150,10 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     // across the chip, and the search only has to stop soon.
     cancelled: DFF<bool>,
 
-    large_board: Signal<Local, bool>,
     chosen: Signal<Local, Bits<8>>,
     leaf: Signal<Local, bool>,
     at_tour: Signal<Local, bool>,
+    deeper: Signal<Local, Bits<LB>>,
     path_last: Signal<Local, bool>,
     at_job_level: Signal<Local, bool>,
     starting: Signal<Local, bool>,
@@ -178,9 +177,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             clock: Default::default(),
             port: Default::default(),
             walker: Constant::new(role == JobRole::Walker),
-            large_boards: Constant::new(geometry.squares() > 256),
-            // (Only read on builds past 256 squares, whose tallies count past it.)
-            byte_squares: Constant::new(256u64.min(Bits::<TB>::mask().to_u64()).into()),
+            two_bytes: Constant::new(square_bytes(geometry.squares()) == 2),
             below_root: Constant::new(Bits::<LB>::mask()),
             request: KnightArguments::new(geometry, true),
             cells: BoardCells::new(geometry),
@@ -195,7 +192,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             file: Default::default(),
             rank: Default::default(),
             items: Default::default(),
-            two_bytes: Default::default(),
             path: Default::default(),
             base: Default::default(),
             depth: Default::default(),
@@ -231,10 +227,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             node_pulse: Default::default(),
             solution_pulse: Default::default(),
             cancelled: Default::default(),
-            large_board: Default::default(),
             chosen: Default::default(),
             leaf: Default::default(),
             at_tour: Default::default(),
+            deeper: Default::default(),
             path_last: Default::default(),
             at_job_level: Default::default(),
             starting: Default::default(),
@@ -260,7 +256,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             file,
             rank,
             items,
-            two_bytes,
             path,
             base,
             depth,
@@ -387,8 +382,11 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.at_tour.next = self.leaf.val()
             & self.cells.free_one.val()
             & (!self.request.closed.val() | self.target.target_closing.val());
-        self.path_last.next = (self.depth.q.val() + 1) == self.base.q.val();
-        self.at_job_level.next = self.walking.q.val() & ((self.depth.q.val() + 1) == self.split.q.val());
+        // (The level below, wrapping from below the root to 0: a sum in a
+        // compare is as wide as the Verilog's literal, and would not wrap.)
+        self.deeper.next = self.depth.q.val() + 1;
+        self.path_last.next = self.deeper.val() == self.base.q.val();
+        self.at_job_level.next = self.walking.q.val() & (self.deeper.val() == self.split.q.val());
 
         // The stack: the frame below the current level is read ahead, for a
         // backtrack; the squares for a tour being streamed.
@@ -422,12 +420,11 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.tour.stack_square.next = self.frames.square.val();
         self.tour.cancel.next = self.cancelled.q.val();
         self.tour.ready.next = self.port.item_ready.val();
-        self.tour.two_bytes.next = self.two_bytes.q.val();
+        self.tour.two_bytes.next = self.two_bytes.val();
         self.port.item.next = self.tour.item.val();
         self.port.item_valid.next = self.tour.valid.val();
         self.port.item_last.next = self.tour.last.val();
 
-        self.large_board.next = false;
         self.try_move.next = false;
         self.leave.next = false;
         self.found_tour.next = false;
@@ -435,11 +432,8 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             CompactState::Idle => {}
             CompactState::Setup => {
                 // The board laid out: its squares are the free cells.
-                self.large_board.next =
-                    self.large_boards.val() & (self.cells.free_cells.val() > self.byte_squares.val());
-                self.two_bytes.d.next = self.large_board.val();
                 self.items.d.next = bit_cast::<16, TB>(self.cells.free_cells.val());
-                if self.large_board.val() {
+                if self.two_bytes.val() {
                     self.items.d.next = bit_cast::<16, TB>(self.cells.free_cells.val()) << 1;
                 }
                 if !self.cells.busy.val() {
@@ -524,7 +518,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.frames.square_write.next = true;
                     self.depth.d.next = self.depth.q.val() + 1;
                     self.state.d.next = CompactState::Run;
-                    if (self.depth.q.val() + 1) < self.base.q.val() {
+                    if self.deeper.val() < self.base.q.val() {
                         self.state.d.next = CompactState::Replay;
                     }
                 }
@@ -651,6 +645,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
         }
 
+        // (A search ended: its walk too. A new one may start at once.)
+        if self.state.q.val() == CompactState::Done {
+            self.walking.d.next = false;
+        }
         self.starting.next = self.port.start.val()
             & ((self.state.q.val() == CompactState::Idle) | (self.state.q.val() == CompactState::Done));
         self.request.latch.next = self.starting.val();
@@ -672,9 +670,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.ends_after_emit.d.next = false;
             self.cells.sweep.next = true;
             self.state.d.next = CompactState::Setup;
-        }
-        if self.state.q.val() == CompactState::Done {
-            self.walking.d.next = false;
         }
     }
 }
