@@ -274,11 +274,11 @@ fn count_shared(spec: SearchSpec, engines: usize, level: u64) -> (u64, u64, Vec<
             let mut quiet = 0;
             while quiet < 3 {
                 wait_clock_cycle!(sim, clock, x);
-                for i in 0..engines {
-                    let n = x.engines[i].port.nodes.val().to_u64();
+                for (engine, counted) in x.engines.iter().zip(each.iter_mut()) {
+                    let n = engine.port.nodes.val().to_u64();
                     nodes += n;
-                    each[i] += n;
-                    tours += u64::from(x.engines[i].port.solution.val());
+                    *counted += n;
+                    tours += u64::from(engine.port.solution.val());
                 }
                 quiet = if (0..engines).any(|i| x.engines[i].port.busy.val()) { 0 } else { quiet + 1 };
             }
