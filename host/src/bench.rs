@@ -1,7 +1,8 @@
 //! `knights bench`: the CPU reference search (one core and all cores) and the
 //! simulated accelerator on the same fixed searches, in one run, plus the
-//! time each built board would take: the simulation's exact cycle count for
-//! that board's engine count, at the clock its build report gives.
+//! time each built board would take: its own build simulated as built (its
+//! engine kind, engines and largest board), the exact cycle count at the
+//! clock its build report gives.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -11,7 +12,7 @@ use serde::Serialize;
 
 use crate::board::{BoardSize, Square};
 use crate::build_report::BuildReport;
-use crate::device::CpuDevice;
+use crate::device::{CpuDevice, Device};
 use crate::link::LinkedDevice;
 use crate::query::{self, Query};
 use crate::search::{Flow, Goal, MoveOrder, SearchSpec};
@@ -30,11 +31,12 @@ pub struct Case {
 
 /// The issue's searches, pruned as by default: the first open 8x8 tour from
 /// a1, the 5x5 count from a1, the closed 6x6 count from a1, and Warnsdorff's
-/// first tour on `largest` (the largest board the device takes) from a1.
-pub fn standard_cases(largest: BoardSize) -> Vec<Case> {
+/// first tour from a1 on each of `largest` (the largest boards the devices
+/// take).
+pub fn standard_cases(largest: &[BoardSize]) -> Vec<Case> {
     let a1 = Square::new(0, 0);
     let spec = |board, closed, order| SearchSpec { board, start: a1, closed, order, prune: true };
-    vec![
+    [
         Case {
             name: "first tour 8x8".into(),
             spec: spec(BoardSize::square(8), false, MoveOrder::Fixed),
@@ -54,13 +56,15 @@ pub fn standard_cases(largest: BoardSize) -> Vec<Case> {
             // 19,431,824,959 nodes: `cargo test --release -- --ignored`.
             unpruned: false,
         },
-        Case {
-            name: format!("Warnsdorff {largest}"),
-            spec: spec(largest, false, MoveOrder::Warnsdorff),
-            goal: Goal::First(1),
-            unpruned: true,
-        },
     ]
+    .into_iter()
+    .chain(largest.iter().map(|&board| Case {
+        name: format!("Warnsdorff {board}"),
+        spec: spec(board, false, MoveOrder::Warnsdorff),
+        goal: Goal::First(1),
+        unpruned: true,
+    }))
+    .collect()
 }
 
 /// The CPU reference on some threads: the fastest of several runs.
@@ -93,14 +97,21 @@ pub struct SimFigure {
     pub simulation_seconds: f64,
 }
 
-/// A built board's time for the case: the simulated cycles for its engine
-/// count at its clock.
+/// A built board's time for the case: its own build's simulated cycles at
+/// its clock.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardFigure {
     pub board: String,
+    /// The engine kind (`wide`, `compact`) and the largest board.
+    pub engine: String,
+    pub max_board: String,
     pub engines: u16,
     pub clock_hz: u64,
     pub fmax_mhz: f64,
+    pub logic_cells: u64,
+    /// Per engine: its search clocks over the nodes.
+    pub cycles_per_node: f64,
+    pub split_level: u8,
     pub cycles: u64,
     pub nodes: u64,
     pub seconds: f64,
@@ -184,25 +195,22 @@ pub fn simulate<T: Transport>(device: &mut LinkedDevice<T>, case: &Case, engines
     })
 }
 
-/// Runs every case: CPU, simulation (engine 0 alone and all engines, plus
-/// each build's engine count), and each build's modeled time.
-pub fn run<T: Transport>(
+/// A built board and its own build, simulated.
+pub struct BoardSim<T: Transport> {
+    pub report: BuildReport,
+    pub device: LinkedDevice<T>,
+}
+
+/// Runs every case: CPU, simulation (engine 0 alone and all engines of the
+/// default simulated board), and each built board's own build, simulated.
+pub fn run<T: Transport, B: Transport>(
     device: &mut LinkedDevice<T>,
     cases: &[Case],
-    builds: &[BuildReport],
+    boards: &mut [BoardSim<B>],
     log: &mut dyn FnMut(&str),
 ) -> Result<Vec<CaseResult>> {
     let all_cores = CpuDevice::all_cores().threads;
     let sim_engines = device.identity().engines;
-    // (N-Queens builds have a bench of their own.)
-    let (builds, too_many): (Vec<&BuildReport>, Vec<&BuildReport>) =
-        builds.iter().filter(|build| build.engine == "wide").partition(|build| build.engines <= u16::from(sim_engines));
-    for build in too_many {
-        log(&format!(
-            "{}: not modeled: it has {} engines and the simulator {} (rebuild with KNIGHTS_SIM_ENGINES={})",
-            build.board, build.engines, sim_engines, build.engines
-        ));
-    }
     let mut results = Vec::new();
     for case in cases {
         log(&format!("{}: CPU", case.name));
@@ -214,53 +222,58 @@ pub fn run<T: Transport>(
         } else {
             None
         };
-        // Boards whose build takes the case's board and its move order.
-        let fits = |build: &&&BuildReport| {
-            BoardSize::new(build.max_width, build.max_height).contains_size(case.spec.board)
-                && (build.warnsdorff || case.spec.order != MoveOrder::Warnsdorff)
+        let check = |what: &str, figure: &SimFigure| {
+            ensure!(
+                case.goal != Goal::CountAll || (figure.nodes, figure.tours) == (cpu_one_core.nodes, cpu_one_core.tours),
+                "{}: {what} found {} tours in {} nodes, the CPU {} in {}",
+                case.name,
+                figure.tours,
+                figure.nodes,
+                cpu_one_core.tours,
+                cpu_one_core.nodes
+            );
+            Ok(())
         };
-        let mut counts: Vec<u8> = vec![1, sim_engines];
-        counts.extend(builds.iter().filter(fits).map(|b| b.engines as u8));
-        counts.sort_unstable();
-        counts.dedup();
         let mut simulated = Vec::new();
-        for engines in counts {
-            log(&format!("{}: simulating {engines} engine(s)", case.name));
-            let figure = simulate(device, case, engines)?;
-            if case.goal == Goal::CountAll {
-                ensure!(
-                    (figure.nodes, figure.tours) == (cpu_one_core.nodes, cpu_one_core.tours),
-                    "{}: the simulation found {} tours in {} nodes, the CPU {} in {}",
-                    case.name,
-                    figure.tours,
-                    figure.nodes,
-                    cpu_one_core.tours,
-                    cpu_one_core.nodes
-                );
+        if device.max_board().contains_size(case.spec.board) {
+            for engines in [1, sim_engines] {
+                log(&format!("{}: simulating {engines} engine(s)", case.name));
+                let figure = simulate(device, case, engines)?;
+                check("the simulation", &figure)?;
+                simulated.push(figure);
             }
-            simulated.push(figure);
+            simulated.dedup_by_key(|s| s.engines);
         }
-        let boards = builds
-            .iter()
-            .filter(fits)
-            .map(|build| {
-                let sim = simulated.iter().find(|s| u16::from(s.engines) == build.engines).expect("simulated above");
-                let seconds = sim.cycles as f64 / build.clock_hz as f64;
-                BoardFigure {
-                    board: build.board.clone(),
-                    engines: build.engines,
-                    clock_hz: build.clock_hz,
-                    fmax_mhz: build.fmax_mhz,
-                    cycles: sim.cycles,
-                    nodes: sim.nodes,
-                    seconds,
-                    nodes_per_second: sim.nodes as f64 / seconds,
-                    speedup_one_core: cpu_one_core.seconds / seconds,
-                    speedup_all_cores: cpu_all_cores.seconds / seconds,
-                }
-            })
-            .collect();
-        simulated.retain(|s| s.engines == 1 || s.engines == sim_engines);
+        let mut board_figures = Vec::new();
+        for board in boards.iter_mut() {
+            let build = &board.report;
+            let fits = BoardSize::new(build.max_width, build.max_height).contains_size(case.spec.board)
+                && (build.warnsdorff || case.spec.order != MoveOrder::Warnsdorff);
+            if !fits {
+                continue;
+            }
+            log(&format!("{}: simulating {}'s build", case.name, build.board));
+            let sim = simulate(&mut board.device, case, build.engines as u8)?;
+            check(&format!("{}'s build", build.board), &sim)?;
+            let seconds = sim.cycles as f64 / build.clock_hz as f64;
+            board_figures.push(BoardFigure {
+                board: build.board.clone(),
+                engine: build.engine.clone(),
+                max_board: BoardSize::new(build.max_width, build.max_height).to_string(),
+                engines: build.engines,
+                clock_hz: build.clock_hz,
+                fmax_mhz: build.fmax_mhz,
+                logic_cells: build.logic_cells.used,
+                cycles_per_node: sim.cycles_per_node,
+                split_level: sim.split_level,
+                cycles: sim.cycles,
+                nodes: sim.nodes,
+                seconds,
+                nodes_per_second: sim.nodes as f64 / seconds,
+                speedup_one_core: cpu_one_core.seconds / seconds,
+                speedup_all_cores: cpu_all_cores.seconds / seconds,
+            });
+        }
         results.push(CaseResult {
             case: case.name.clone(),
             board: case.spec.board.to_string(),
@@ -275,7 +288,7 @@ pub fn run<T: Transport>(
             cpu_one_core,
             cpu_all_cores,
             simulated,
-            boards,
+            boards: board_figures,
         });
     }
     Ok(results)
@@ -332,7 +345,7 @@ pub fn text(results: &[CaseResult]) -> String {
             writeln!(
                 out,
                 "  {:<17} {:>12} nodes {:>10.6} s {:>8.1} M nodes/s = {:.2}x one core, {:.2}x all cores \
-                 ({} at {} MHz, Fmax {:.2})",
+                 ({} {} up to {}, {:.2} cycles/node per engine, {} logic cells, at {} MHz, Fmax {:.2})",
                 b.board,
                 b.nodes,
                 b.seconds,
@@ -340,6 +353,10 @@ pub fn text(results: &[CaseResult]) -> String {
                 b.speedup_one_core,
                 b.speedup_all_cores,
                 plural(u64::from(b.engines), "engine"),
+                b.engine,
+                b.max_board,
+                b.cycles_per_node,
+                b.logic_cells,
                 b.clock_hz as f64 / 1e6,
                 b.fmax_mhz
             )

@@ -12,6 +12,7 @@ use knights_sim::{Build, Model};
 
 use crate::bitstream::verilog::accelerator_of_kind;
 use crate::boards::{Board, EngineKind};
+use crate::build_report::BuildReport;
 use crate::error::DeviceError;
 
 /// Clocks per UART bit in a simulated board's build.
@@ -58,6 +59,32 @@ impl SimDesign {
 /// one that can write waveforms. `say` hears what takes time.
 pub fn model(board: &Board, traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
     cached(&board.name, &SimDesign::of_board(board), traced, say)
+}
+
+/// The model of a build as its report says it was built: its engine kind,
+/// engines, largest board and clock (the build of `knights bench`'s board
+/// rows, even if the board file has changed since).
+pub fn as_built(report: &BuildReport, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    let engine = match report.engine.as_str() {
+        "wide" => EngineKind::Wide,
+        "compact" => EngineKind::Compact,
+        "queens" => EngineKind::Queens,
+        other => {
+            return Err(DeviceError::SimModel {
+                board: report.board.clone(),
+                reason: format!("its report names engine kind {other:?}, which this version does not know"),
+            })
+        }
+    };
+    let design = SimDesign {
+        engine,
+        max_width: report.max_width,
+        max_height: report.max_height,
+        engines: report.engines,
+        features: Features { warnsdorff: report.warnsdorff },
+        link: LinkSettings::new(report.clock_hz, report.clock_hz / CLOCKS_PER_BIT),
+    };
+    cached(&report.board, &design, false, say)
 }
 
 /// The default simulated board's model with tracing (the linked one has

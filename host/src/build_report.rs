@@ -59,9 +59,10 @@ pub struct BuildReport {
     pub luts: u64,
     pub flip_flops: u64,
     pub block_rams: Usage,
-    /// Engines × clock at one node entered per clock per engine (1.00 cycles
-    /// per node measured in simulation; a pruned count also counts the dead
-    /// children it skips, so it goes faster: see `knights bench`).
+    /// Engines × clock ÷ the engine kind's clocks per node (a wide engine
+    /// or an N-Queens solver enters one every clock; a compact engine takes
+    /// `boards::COMPACT_CYCLES_PER_NODE`; `knights bench` measures each
+    /// build's own in simulation).
     pub modeled_nodes_per_second: f64,
     /// The file to flash, in the same directory.
     pub bitstream: String,

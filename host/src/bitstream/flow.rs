@@ -162,7 +162,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         luts,
         flip_flops,
         block_rams: usage(rams).unwrap_or(Usage { used: 0, available: 0 }),
-        modeled_nodes_per_second: f64::from(options.engines) * clock_hz as f64,
+        modeled_nodes_per_second: f64::from(options.engines) * clock_hz as f64 / options.engine.cycles_per_node(),
         bitstream,
         tools: [tools.yosys, tools.nextpnr].iter().map(|t| tool_version(t)).collect(),
         seconds: started.elapsed().as_secs_f64(),

@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use knights::bench;
-use knights::build_report::BUILD_ROOT;
+use knights::build_report::{BuildReport, BUILD_ROOT};
 use knights::device::Device;
 use knights::error::UsageError;
 use knights::link::LinkedDevice;
 use knights::transport::SimTransport;
+use knights::BoardSize;
 
 use super::args::Format;
 use super::reports::{existing_build_dirs, read_reports};
@@ -58,9 +59,15 @@ pub fn bench(
     if reports.is_empty() {
         eprintln!("no build reports under {BUILD_ROOT}/: no board times (scripts/bitstreams.sh builds them)");
     }
+    let say = &mut |line: &str| eprintln!("bench: {line}");
     let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60))?;
-    let cases = bench::standard_cases(sim.max_board());
-    let results = bench::run(&mut sim, &cases, &reports, &mut |line| eprintln!("bench: {line}"))?;
+    let mut boards = boards_as_built(&reports, say)?;
+    let mut largest = vec![sim.max_board()];
+    largest.extend(boards.iter().map(|b| BoardSize::new(b.report.max_width, b.report.max_height)));
+    largest.sort_by_key(|b| (b.area(), b.width));
+    largest.dedup();
+    let cases = bench::standard_cases(&largest);
+    let results = bench::run(&mut sim, &cases, &mut boards, say)?;
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?,
         _ => write!(out, "{}", bench::text(&results))?,
@@ -73,6 +80,28 @@ pub fn bench(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Each knight's-tour build of `reports` simulated as built (made on first
+/// use and cached).
+#[cfg(feature = "fpga")]
+fn boards_as_built(reports: &[BuildReport], say: &mut dyn FnMut(&str)) -> Result<Vec<bench::BoardSim<SimTransport>>> {
+    let mut boards = Vec::new();
+    for report in reports.iter().filter(|r| r.engine != "queens") {
+        let model = knights::board_sim::as_built(report, say)?;
+        let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
+        let device = LinkedDevice::connect("sim", transport, Duration::from_secs(600))?;
+        boards.push(bench::BoardSim { report: report.clone(), device });
+    }
+    Ok(boards)
+}
+
+#[cfg(not(feature = "fpga"))]
+fn boards_as_built(reports: &[BuildReport], say: &mut dyn FnMut(&str)) -> Result<Vec<bench::BoardSim<SimTransport>>> {
+    if !reports.is_empty() {
+        say(&format!("no board rows: simulating a board's build {}", super::missing_feature("fpga")));
+    }
+    Ok(Vec::new())
 }
 
 /// `knights bench --queens`: N = 12 up to `max_n`.
