@@ -38,7 +38,8 @@ fn count_5x5_as_json() {
 }
 
 /// A board's build in simulation: its model is made once per target
-/// directory (the iCEBreaker's, one 5×5 engine, in well under a minute).
+/// directory (the iCEBreaker's, one compact 8×8 engine, in well under a
+/// minute).
 #[cfg(all(feature = "sim", feature = "fpga"))]
 #[test]
 fn a_boards_own_build_runs_in_simulation() {
@@ -59,13 +60,40 @@ fn a_boards_own_build_runs_in_simulation() {
         .file_name()
         .to_string_lossy()
         .starts_with("icebreaker-")));
-    // The iCEBreaker's build takes boards up to 5x5, and says so.
-    let output = run("solve --size 6 --device sim --board icebreaker");
+    // The chessboard: the reference's first closed tour, node for node.
+    let json = stdout_json(&run("solve --size 8 --closed --device sim --board icebreaker --format json"));
+    let cpu = stdout_json(&knights("solve --size 8 --closed --device cpu --format json"));
+    assert_eq!((&json["tours"], &json["nodes"]), (&cpu["tours"], &cpu["nodes"]), "node for node");
+    // The iCEBreaker's build takes boards up to 8x8, and says so, naming
+    // the builds that take a larger one.
+    let output = run("solve --size 9 --device sim --board icebreaker");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("1 to 5 files and 1 to 5 ranks"), "{}", stderr(&output));
+    let refusal = stderr(&output);
+    assert!(refusal.contains("1 to 8 files and 1 to 8 ranks"), "{refusal}");
+    assert!(refusal.contains("builds that take it") && refusal.contains("ulx3s-85f (32x32)"), "{refusal}");
     let output = run("count --size 5 --device cpu --board icebreaker");
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("use --device sim"), "{}", stderr(&output));
+
+    // The same build behind a pseudo-terminal, reached as the board would be.
+    {
+        use std::io::{BufRead, BufReader};
+        let mut server = Command::new(env!("CARGO_BIN_EXE_knights"))
+            .args(["sim-serve", "--board", "icebreaker"])
+            .env("KNIGHTS_CACHE_DIR", &cache)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut path = String::new();
+        BufReader::new(server.stdout.take().unwrap()).read_line(&mut path).unwrap();
+        let served = knights(&format!("solve --size 8 --closed --port {} --baud 3000000 --format json", path.trim()));
+        server.kill().unwrap();
+        server.wait().unwrap();
+        let served = stdout_json(&served);
+        assert_eq!(served["device"], "board");
+        assert_eq!((&served["tours"], &served["nodes"]), (&cpu["tours"], &cpu["nodes"]), "through a PTY");
+    }
 
     // A waveform of the run: an FST file (its header block: type 0, 329
     // bytes long, starting at the first half clock).

@@ -155,26 +155,44 @@ fn without_module(text: &str, name: &str) -> String {
     format!("{}{}", &text[..start], &text[end..])
 }
 
-/// icebox_vlog declares the module's ports again as wires, which Verilator
-/// refuses; drops those names from its `wire` lines.
+/// icebox_vlog declares the module's ports again as wires, or as registers
+/// when a flip-flop drives the pin, which Verilator refuses (ANSI ports are
+/// typed in the header): drops those names from its `wire` and `reg` lines,
+/// and types a registered output in the header (`output reg NAME = 0`).
 fn undeclare_ports(text: &str) -> String {
     let ports = [port::CLOCK, port::UART_RX, port::UART_TX, port::LED_BUSY, port::LED_FOUND, port::BUTTON];
-    let mut out = String::with_capacity(text.len());
+    let mut registered: Vec<String> = Vec::new();
+    let mut body = String::with_capacity(text.len());
     for line in text.lines() {
-        match line.strip_prefix("wire ").and_then(|rest| rest.strip_suffix(';')) {
-            Some(names) => {
-                let kept: Vec<&str> = names.split(',').map(str::trim).filter(|n| !ports.contains(n)).collect();
+        let declaration = ["wire ", "reg "].iter().find_map(|kind| {
+            line.strip_prefix(kind).and_then(|rest| rest.strip_suffix(';')).map(|names| (*kind, names))
+        });
+        match declaration {
+            Some((kind, names)) => {
+                let mut kept = Vec::new();
+                for item in names.split(',').map(str::trim) {
+                    let name = item.split('=').next().unwrap_or("").trim();
+                    if !ports.contains(&name) {
+                        kept.push(item);
+                    } else if kind == "reg " {
+                        registered.push(item.to_string());
+                    }
+                }
                 if !kept.is_empty() {
-                    out.push_str(&format!("wire {};\n", kept.join(", ")));
+                    body.push_str(&format!("{kind}{};\n", kept.join(", ")));
                 }
             }
             None => {
-                out.push_str(line);
-                out.push('\n');
+                body.push_str(line);
+                body.push('\n');
             }
         }
     }
-    out
+    for item in registered {
+        let name = item.split('=').next().unwrap_or("").trim();
+        body = body.replacen(&format!("output {name}"), &format!("output reg {item}"), 1);
+    }
+    body
 }
 
 // ----------------------------------------------------------------- ECP5
@@ -537,6 +555,14 @@ mod tests {
         assert_eq!(
             undeclare_ports(text),
             "module knights_board (input clock_pin, output uart_tx_pin);\nwire n1, n3;\nassign n1 = n3;\n"
+        );
+        // A pin a flip-flop drives: a register, typed in the header.
+        let text = "module knights_board (input clock_pin, output led_busy_pin, output uart_tx_pin);\n\
+                    reg n4 = 0, led_busy_pin = 0, n5 = 1;\nwire uart_tx_pin;\n";
+        assert_eq!(
+            undeclare_ports(text),
+            "module knights_board (input clock_pin, output reg led_busy_pin = 0, output uart_tx_pin);\n\
+             reg n4 = 0, n5 = 1;\n"
         );
     }
 
