@@ -71,21 +71,13 @@ pub enum EngineKind {
     Queens,
 }
 
-/// Clocks a compact engine takes a node, for modeling a build's speed:
-/// measured on the default simulated compact build, one engine, from a1
-/// (2026-11-25): 5.66 on the pruned 5x5 count, 6.04 unpruned, 5.15 on the
-/// pruned closed 6x6 count, 5.72 on the first pruned 8x8 tour, 6.43 on the
-/// first thousand Warnsdorff 7x7 tours. Shared by four engines, the same
-/// within a few percent.
-pub const COMPACT_CYCLES_PER_NODE: f64 = 5.6;
-
 impl EngineKind {
     /// Clocks an engine takes a node (modeled): the wide engine and the
     /// N-Queens solver enter one every clock.
     pub fn cycles_per_node(self) -> f64 {
         match self {
             EngineKind::Wide | EngineKind::Queens => 1.0,
-            EngineKind::Compact => COMPACT_CYCLES_PER_NODE,
+            EngineKind::Compact => crate::build_report::COMPACT_CYCLES_PER_NODE,
         }
     }
 }

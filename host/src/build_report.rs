@@ -22,6 +22,24 @@ fn wide() -> String {
     "wide".into()
 }
 
+/// Clocks a compact engine takes a node, for modeling a build's speed:
+/// measured on the default simulated compact build, one engine, from a1
+/// (2026-11-25): 5.66 on the pruned 5x5 count, 6.04 unpruned, 5.15 on the
+/// pruned closed 6x6 count, 5.72 on the first pruned 8x8 tour, 6.43 on the
+/// first thousand Warnsdorff 7x7 tours. Shared by four engines, the same
+/// within a few percent. (`knights bench` measures each build's own.)
+pub const COMPACT_CYCLES_PER_NODE: f64 = 5.6;
+
+/// Clocks an engine of `kind` (as board files name it) takes a node: the
+/// wide engine and the N-Queens solver enter one every clock.
+pub fn cycles_per_node(kind: &str) -> f64 {
+    if kind == "compact" {
+        COMPACT_CYCLES_PER_NODE
+    } else {
+        1.0
+    }
+}
+
 /// A finished build, as `build.json` keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuildReport {
@@ -59,10 +77,9 @@ pub struct BuildReport {
     pub luts: u64,
     pub flip_flops: u64,
     pub block_rams: Usage,
-    /// Engines × clock ÷ the engine kind's clocks per node (a wide engine
-    /// or an N-Queens solver enters one every clock; a compact engine takes
-    /// `boards::COMPACT_CYCLES_PER_NODE`; `knights bench` measures each
-    /// build's own in simulation).
+    /// Engines × clock ÷ the engine kind's [`cycles_per_node`] when it was
+    /// built (tables and summaries work it out again:
+    /// [`BuildReport::modeled_nodes_per_second`]).
     pub modeled_nodes_per_second: f64,
     /// The file to flash, in the same directory.
     pub bitstream: String,
@@ -101,6 +118,13 @@ fn percent(u: Usage) -> f64 {
     }
 }
 
+impl BuildReport {
+    /// Engines × clock ÷ the engine kind's [`cycles_per_node`].
+    pub fn modeled_nodes_per_second(&self) -> f64 {
+        f64::from(self.engines) * self.clock_hz as f64 / cycles_per_node(&self.engine)
+    }
+}
+
 /// What `knights build` prints when it succeeds.
 pub fn summary(r: &BuildReport, dir: &Path) -> String {
     format!(
@@ -127,7 +151,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         r.block_rams.used,
         r.block_rams.available,
         r.map_delay_ps.map(|ps| format!(" (mapped for {ps} ps)")).unwrap_or_default(),
-        r.modeled_nodes_per_second / 1e6,
+        r.modeled_nodes_per_second() / 1e6,
         r.seconds,
         r.board
     )
@@ -136,13 +160,13 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
 /// The README's table of builds, one row per `build.json`.
 pub fn markdown_table(reports: &[BuildReport]) -> String {
     let mut out = String::from(
-        "| board | FPGA | max board | engine | engines | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| board | FPGA | max board | engine | engines | cycles/node | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in reports {
         writeln!(
             out,
-            "| {} | {} | {}x{} | {} | {}{} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
+            "| {} | {} | {}x{} | {} | {}{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
             r.title,
             r.fpga,
             r.max_width,
@@ -150,6 +174,7 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
             r.engine,
             r.engines,
             if r.warnsdorff || r.engine != "wide" { "" } else { " (no Warnsdorff)" },
+            cycles_per_node(&r.engine),
             r.logic_cells.used,
             r.logic_cells.available,
             percent(r.logic_cells),
@@ -160,7 +185,7 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
             mhz(r.clock_hz as f64),
             if r.pll.is_some() { " (PLL)" } else { "" },
             r.fmax_mhz,
-            r.modeled_nodes_per_second / 1e6
+            r.modeled_nodes_per_second() / 1e6
         )
         .unwrap();
     }
@@ -202,10 +227,14 @@ mod tests {
         let table = markdown_table(std::slice::from_ref(&report));
         assert_eq!(table.lines().count(), 3);
         assert!(
-            table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 4645 / 5280 (88%) |"),
+            table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 1 | 4645 / 5280 (88%) |"),
             "{table}"
         );
         assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
+        // A compact build is modeled at its clocks per node.
+        let compact = BuildReport { engine: "compact".into(), engines: 2, ..report.clone() };
+        assert!(markdown_table(&[compact]).contains("| compact | 2 | 5.6 |"), "{table}");
+        assert!(markdown_table(&[BuildReport { engine: "compact".into(), ..report.clone() }]).contains("| 2.1 M |"));
         // A build without Warnsdorff's order says so; a report written
         // before the field existed had it.
         let without = BuildReport { warnsdorff: false, engines: 18, ..report.clone() };
