@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use knights_rtl::accelerator::{Features, LinkSettings};
 
-use super::options::{check_area, check_baud, check_engines, ClockPlan};
+use super::options::{check_area, check_baud, check_engines, check_size, ClockPlan};
 use crate::board::BoardSize;
 use crate::boards::{port, Board, EngineKind};
 use crate::error::UsageError;
@@ -16,9 +16,9 @@ pub const WRAPPER_TOP: &str = "knights_board";
 /// What `knights verilog` writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Design {
-    /// The whole accelerator: UART link, job queue and engines.
-    Accelerator { engines: u16, features: Features, clock_hz: u64, baud: u64 },
-    /// One bare engine, for measuring its resources.
+    /// The whole accelerator: UART link, job queue and engines of a kind.
+    Accelerator { kind: EngineKind, engines: u16, features: Features, clock_hz: u64, baud: u64 },
+    /// One bare wide engine, for measuring its resources.
     Engine,
 }
 
@@ -45,11 +45,14 @@ pub fn accelerator_of_kind(
 /// The design's Verilog (top module `top`) for boards up to `max_size`, or
 /// a usage error that says which values the RTL takes.
 pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, UsageError> {
-    check_area(max_size.width, max_size.height)?;
     let (width, height) = (usize::from(max_size.width), usize::from(max_size.height));
     let verilog = match design {
-        Design::Engine => knights_rtl::verilog::engine_verilog(width, height),
-        Design::Accelerator { engines, features, clock_hz, baud } => {
+        Design::Engine => {
+            check_area(max_size.width, max_size.height)?;
+            knights_rtl::verilog::engine_verilog(width, height)
+        }
+        Design::Accelerator { kind, engines, features, clock_hz, baud } => {
+            check_size(kind, max_size.width, max_size.height)?;
             check_engines(engines)?;
             // The link keeps its clock and baud in 32-bit constants.
             if clock_hz >= 1 << 32 {
@@ -59,10 +62,10 @@ pub fn design_verilog(max_size: BoardSize, design: Design) -> Result<String, Usa
             }
             check_baud(clock_hz, baud)?;
             let link = LinkSettings::new(clock_hz, baud);
-            knights_rtl::verilog::accelerator_verilog(width, height, usize::from(engines), features, link)
+            accelerator_of_kind(kind, max_size.width, max_size.height, engines, features, link)
         }
     };
-    Ok(verilog.expect("area checked above"))
+    Ok(verilog.expect("size checked above"))
 }
 
 /// The board wrapper: board pins around the accelerator (module `top`).

@@ -305,10 +305,14 @@ pub struct PlanArgs {
 #[cfg_attr(not(feature = "fpga"), allow(dead_code))]
 #[derive(Debug, Args)]
 pub struct VerilogArgs {
-    /// Largest board the design searches: N for N×N, or WxH; its area
-    /// must be one the RTL has an engine for (6x6, 8x8, 12x12, ...).
+    /// Largest board the design searches: N for N×N, or WxH; one the RTL
+    /// has an engine of the kind for (wide: 6x6, 8x8, 12x12, ...; compact:
+    /// 5x5 to 40x40; queens: N×N).
     #[arg(long, value_name = "N|WxH")]
     pub size: BoardSize,
+    /// The engine kind: wide, compact or queens.
+    #[arg(long, default_value = "wide", value_name = "KIND", value_parser = ["wide", "compact", "queens"])]
+    pub engine: String,
     /// Engines in the accelerator.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub engines: u16,
@@ -323,7 +327,7 @@ pub struct VerilogArgs {
     pub no_warnsdorff: bool,
     /// Only one bare engine, without the link (to measure an engine's
     /// resources, as scripts/engine-resources.sh does).
-    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff"])]
+    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff", "engine"])]
     pub engine_only: bool,
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use knights::bitstream::{self, BuildOptions, Design};
-use knights::boards;
+use knights::boards::{self, EngineKind};
 use knights::build_report::{self, BUILD_ROOT};
 use knights::error::UsageError;
 use knights_rtl::accelerator::Features;
@@ -67,7 +67,12 @@ pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
         Design::Engine
     } else {
         let features = Features { warnsdorff: !args.no_warnsdorff };
-        Design::Accelerator { engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
+        let kind = match args.engine.as_str() {
+            "compact" => EngineKind::Compact,
+            "queens" => EngineKind::Queens,
+            _ => EngineKind::Wide,
+        };
+        Design::Accelerator { kind, engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
     };
     write!(out, "{}", bitstream::design_verilog(args.size, design)?)?;
     Ok(())
