@@ -501,7 +501,12 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     assert!(output.status.success(), "{}", stderr(&output));
     let engine = String::from_utf8(output.stdout).unwrap();
     assert!(engine.contains("module top(") && !engine.contains("uart_tx"), "{engine}");
+    let output = knights("verilog --engine compact --size 32 --engines 2");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let compact = String::from_utf8(output.stdout).unwrap();
+    assert!(compact.contains("module top$engines$1$cells$sweeper("), "two compact engines");
     for (args, expected) in [
+        ("verilog --engine compact --size 41", "compact engines for boards from 5x5 to 40x40"),
         ("verilog --size 7x7", "largest board 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
         ("verilog --size 4 --engines 33", "33 engines: a bitstream has 1 to 32 engines"),
         ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
