@@ -485,9 +485,12 @@ mod tests {
         let idle = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-85f\"", 1);
         let error = parse(&idle).unwrap_err().to_string();
         assert!(error.contains("part \"ulx3s-12f\" has no build"), "{error}");
-        let unknown_kind = ulx3s_file().replacen("engine = \"wide\"", "engine = \"compact\"", 1);
+        let unknown_kind = ulx3s_file().replacen("engine = \"compact\"", "engine = \"narrow\"", 1);
         let error = format!("{:#}", parse(&unknown_kind).unwrap_err());
-        assert!(error.contains("unknown variant `compact`, expected `wide`"), "{error}");
+        assert!(error.contains("unknown variant `narrow`, expected one of `wide`, `compact`, `queens`"), "{error}");
+        let without = ulx3s_file().replacen("engine = \"compact\"", "engine = \"compact\"\nwarnsdorff = false", 1);
+        let error = format!("{:#}", parse(&without).unwrap_err());
+        assert!(error.contains("compact engines always have Warnsdorff's order"), "{error}");
     }
 
     #[test]

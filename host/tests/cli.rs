@@ -455,7 +455,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
     assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(35_714_286)));
     assert_eq!(six["orders"], serde_json::json!(["fixed"]));
     assert!(
-        listed.iter().all(|b| b["engine"] == "wide" || b["engine"] == "queens"),
+        listed.iter().all(|b| ["wide", "compact", "queens"].iter().any(|kind| b["engine"] == *kind)),
         "every build names its engine kind"
     );
     let queens = listed.iter().find(|b| b["board"] == "icebreaker-queens").unwrap();
@@ -477,7 +477,8 @@ fn boards_are_listed_and_flash_prints_its_command() {
 #[test]
 fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     for (args, expected) in [
-        ("build --board icebreaker --max-size 7x7", "largest board 7x7: the RTL has engines"),
+        ("build --board icebreaker-wide --max-size 7x7", "largest board 7x7: the RTL has engines"),
+        ("build --board icebreaker --max-size 41x8", "compact engines for boards from 5x5 to 40x40"),
         ("build --board icebreaker --engines 0", "1 to 32 engines"),
         ("build --board icebreaker --engines 33", "1 to 32 engines"),
         ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
@@ -536,7 +537,7 @@ fn build_table_reads_build_reports() {
     let output = knights(&format!("build-table {}", dir.join("icebreaker").display()));
     assert!(output.status.success(), "{}", stderr(&output));
     let table = String::from_utf8_lossy(&output.stdout);
-    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
+    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
     let output = knights(&format!("build-table {}", dir.display()));
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no build report at"), "{}", stderr(&output));
@@ -546,8 +547,9 @@ fn build_table_reads_build_reports() {
 #[cfg(feature = "sim")]
 #[test]
 fn bench_compares_cpu_simulation_and_built_boards() {
-    // A build report as `knights build` writes it: a board with 2 engines at
-    // 10 MHz that takes boards up to 6x6.
+    // A build report as `knights build` writes it: a board with 2 wide
+    // engines at 10 MHz that takes boards up to 6x6. Its rows come from that
+    // build, simulated as built.
     let dir = std::env::temp_dir().join(format!("knights-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let report = serde_json::json!({
@@ -566,7 +568,9 @@ fn bench_compares_cpu_simulation_and_built_boards() {
     assert!(text.contains("count closed 6x6") && text.contains("test-board"), "{text}");
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
     let cases = json.as_array().unwrap();
-    assert_eq!(cases.len(), 4);
+    // The four searches, and Warnsdorff's first tour on each largest board
+    // (the simulated board's 8x8 and the test board's 6x6).
+    assert_eq!(cases.len(), 5);
     let case = |name: &str| cases.iter().find(|c| c["case"] == name).unwrap_or_else(|| panic!("no {name}: {json}"));
     let closed = case("count closed 6x6");
     assert_eq!((closed["tours"].as_u64(), closed["nodes"].as_u64()), (Some(19_724), Some(1_545_893)));
@@ -580,6 +584,9 @@ fn bench_compares_cpu_simulation_and_built_boards() {
     // simulation's cycles at its clock.
     let board = &closed["boards"][0];
     assert_eq!((board["board"].as_str(), board["engines"].as_u64()), (Some("test-board"), Some(2)));
+    assert_eq!((board["engine"].as_str(), board["max_board"].as_str()), (Some("wide"), Some("6x6")));
+    assert!(board["cycles_per_node"].as_f64().unwrap() < 1.05, "{board}");
+    assert!(case("Warnsdorff 6x6")["boards"][0]["board"] == "test-board");
     let seconds = board["seconds"].as_f64().unwrap();
     assert!((seconds - board["cycles"].as_f64().unwrap() / 1e7).abs() < 1e-12);
     assert!(board["cycles"].as_u64().unwrap() < 1_545_893, "two engines beat one: {board}");

@@ -191,7 +191,10 @@ mod tests {
         let board = boards::find("alchitry-cu").unwrap();
         let options = BuildOptions::for_board(&board);
         assert!(check(&board, &options).is_ok());
-        let error = check(&board, &BuildOptions { max_width: 7, max_height: 7, ..options.clone() }).unwrap_err();
+        let error = check(&board, &BuildOptions { max_width: 41, max_height: 7, ..options.clone() }).unwrap_err();
+        assert!(error.0.contains("41x7") && error.0.contains("5x5 to 40x40"), "{error}");
+        let wide = BuildOptions { engine: EngineKind::Wide, max_width: 7, max_height: 7, ..options.clone() };
+        let error = check(&board, &wide).unwrap_err();
         assert!(error.0.contains("7x7") && error.0.contains("64"), "{error}");
         let error = check(&board, &BuildOptions { clock_hz: 10_000_000, ..options.clone() }).unwrap_err();
         assert!(error.0.contains("16 to 275 MHz"), "{error}");
