@@ -58,7 +58,8 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     pub found_ways: Signal<Out, Bits<32>>,
     pub found_closing: Signal<Out, Bits<8>>,
 
-    /// Frees the current level's cell; its frame is held until not `busy`.
+    /// Frees the current level's cell, its frame given with the pulse (the
+    /// cells keep what they need of it until not `busy`).
     pub unvisit: Signal<In, bool>,
     pub frame_cell: Signal<In, Bits<AB>>,
     pub frame_ways: Signal<In, Bits<4>>,
@@ -67,6 +68,10 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     pub frame_moves_ways: Signal<In, Bits<32>>,
     pub frame_moves_closing: Signal<In, Bits<8>>,
     pub busy: Signal<Out, bool>,
+    /// An unvisit writes its last neighbour this clock (in its pulse's
+    /// clock when it has no more than one free neighbour, in the other
+    /// bank): not `busy` after it.
+    pub unvisit_ends: Signal<Out, bool>,
 
     /// After a sweep: the start square's cell and free neighbours.
     pub start_cell: Signal<Out, Bits<AB>>,
@@ -110,13 +115,20 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     free_found: DFF<Bits<8>>,
     ways_found: DFF<Bits<32>>,
     closing_found: DFF<Bits<8>>,
-    // An unvisit: the neighbours still to write back, by bank.
+    // An unvisit: its frame's cell and moves, and the neighbours still to
+    // write back, by bank.
+    held_cell: DFF<Bits<AB>>,
+    held_ways: DFF<Bits<32>>,
+    held_closing: DFF<Bits<8>>,
     freeing: DFF<bool>,
     odd_left: DFF<Bits<8>>,
     even_left: DFF<Bits<8>>,
 
     visiting: Signal<Local, bool>,
     unvisiting: Signal<Local, bool>,
+    leaving_cell: Signal<Local, Bits<AB>>,
+    leaving_ways: Signal<Local, Bits<32>>,
+    leaving_closing: Signal<Local, Bits<8>>,
     centre_bank: Signal<Local, bool>,
     pair_base: Signal<Local, Bits<AB>>,
     odd_step: Signal<Local, Bits<AB>>,
@@ -177,6 +189,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> BoardCells<AB, CB, TB> {
             frame_moves_ways: Default::default(),
             frame_moves_closing: Default::default(),
             busy: Default::default(),
+            unvisit_ends: Default::default(),
             start_cell: Default::default(),
             start_ways: Default::default(),
             free_cells: Default::default(),
@@ -212,11 +225,17 @@ impl<const AB: usize, const CB: usize, const TB: usize> BoardCells<AB, CB, TB> {
             free_found: Default::default(),
             ways_found: Default::default(),
             closing_found: Default::default(),
+            held_cell: Default::default(),
+            held_ways: Default::default(),
+            held_closing: Default::default(),
             freeing: Default::default(),
             odd_left: Default::default(),
             even_left: Default::default(),
             visiting: Default::default(),
             unvisiting: Default::default(),
+            leaving_cell: Default::default(),
+            leaving_ways: Default::default(),
+            leaving_closing: Default::default(),
             centre_bank: Default::default(),
             pair_base: Default::default(),
             odd_step: Default::default(),
@@ -258,6 +277,9 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             free_found,
             ways_found,
             closing_found,
+            held_cell,
+            held_ways,
+            held_closing,
             freeing,
             odd_left,
             even_left
@@ -295,6 +317,18 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         // centre's holds its neighbours two files aside.
         self.visiting.next = (self.stage.q.val() >= 2) & (self.stage.q.val() <= 5);
         self.unvisiting.next = self.unvisit.val() | self.freeing.q.val();
+        // The unvisited level's frame: as given in the pulse, then as kept.
+        self.leaving_cell.next = self.held_cell.q.val();
+        self.leaving_ways.next = self.held_ways.q.val();
+        self.leaving_closing.next = self.held_closing.q.val();
+        if self.unvisit.val() {
+            self.leaving_cell.next = self.frame_cell.val();
+            self.leaving_ways.next = self.frame_moves_ways.val();
+            self.leaving_closing.next = self.frame_moves_closing.val();
+            self.held_cell.d.next = self.frame_cell.val();
+            self.held_ways.d.next = self.frame_moves_ways.val();
+            self.held_closing.d.next = self.frame_moves_closing.val();
+        }
         self.odd_pending.next = self.odd_left.q.val();
         self.even_pending.next = self.even_left.q.val();
         if self.unvisit.val() {
@@ -340,6 +374,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         if self.unvisit.val() {
             self.even_rest.next = self.frame_free.val() & self.even_files.val();
         }
+        self.unvisit_ends.next = self.unvisiting.val() & !(self.odd_rest.val() | self.even_rest.val()).any();
         if self.unvisiting.val() {
             self.odd_left.d.next = self.odd_rest.val();
             self.even_left.d.next = self.even_rest.val();
@@ -358,8 +393,8 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             }
         }
         if !self.stage.q.val().any() {
-            self.pair_base.next = self.frame_cell.val();
-            self.centre_bank.next = self.frame_cell.val().get_bit(0);
+            self.pair_base.next = self.leaving_cell.val();
+            self.centre_bank.next = self.leaving_cell.val().get_bit(0);
             for m in 0..8 {
                 if self.odd_pick.val().get_bit(m) {
                     self.odd_step.next = self.move_offset[m].val();
@@ -383,13 +418,13 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.odd_change.freeing.next = !self.visiting.val();
         self.even_change.freeing.next = !self.visiting.val();
         self.odd_change.word.next = bits::<6>(0)
-            .replace_bit(4, (self.frame_moves_closing.val() & self.odd_pick.val()).any())
+            .replace_bit(4, (self.leaving_closing.val() & self.odd_pick.val()).any())
             .replace_bit(5, !self.odd_pick.val().any())
-            | bit_cast::<6, 32>((self.frame_moves_ways.val() >> self.odd_back_shift.val()) & 15);
+            | bit_cast::<6, 32>((self.leaving_ways.val() >> self.odd_back_shift.val()) & 15);
         self.even_change.word.next = bits::<6>(0)
-            .replace_bit(4, (self.frame_moves_closing.val() & self.even_pick.val()).any())
+            .replace_bit(4, (self.leaving_closing.val() & self.even_pick.val()).any())
             .replace_bit(5, !self.even_pick.val().any())
-            | bit_cast::<6, 32>((self.frame_moves_ways.val() >> self.even_back_shift.val()) & 15);
+            | bit_cast::<6, 32>((self.leaving_ways.val() >> self.even_back_shift.val()) & 15);
         if self.visiting.val() {
             self.odd_change.word.next = self.banks[1].read_data.val();
             self.even_change.word.next = self.banks[0].read_data.val();
@@ -525,6 +560,12 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             if self.stage.q.val() == 5 {
                 self.stage.d.next = 0.into();
             }
+        }
+        if self.sweep.val() {
+            // (A search stopped mid-visit or mid-unvisit leaves nothing
+            // behind: the sweep rewrites every cell.)
+            self.stage.d.next = 0.into();
+            self.freeing.d.next = false;
         }
         if self.visit.val() {
             self.stage.d.next = 1.into();

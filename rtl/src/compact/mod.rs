@@ -154,6 +154,7 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     leaf: Signal<Local, bool>,
     at_tour: Signal<Local, bool>,
     deeper: Signal<Local, Bits<LB>>,
+    below: Signal<Local, Bits<LB>>,
     path_last: Signal<Local, bool>,
     at_job_level: Signal<Local, bool>,
     starting: Signal<Local, bool>,
@@ -231,6 +232,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             leaf: Default::default(),
             at_tour: Default::default(),
             deeper: Default::default(),
+            below: Default::default(),
             path_last: Default::default(),
             at_job_level: Default::default(),
             starting: Default::default(),
@@ -341,6 +343,13 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // The move tried now: the next in the reference's order, or the
         // path's; where it goes; whether it is dead, a leaf or a tour (the
         // start square at the root).
+        // A level is left: no move left in Run (not the search's base), or
+        // unwinding above a job's rejoin level.
+        self.leave.next = !self.cancelled.q.val()
+            & (((self.state.q.val() == CompactState::Run)
+                & !self.next_move.q.val().any()
+                & (self.depth.q.val() != self.base.q.val()))
+                | ((self.state.q.val() == CompactState::Unwind) & (self.depth.q.val() > self.rejoin_at.q.val())));
         // (The next move is chosen from the moves left after this one, or
         // from a level's moves as it is entered or returned to.)
         self.select.candidates.next = self.later.q.val();
@@ -349,7 +358,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.select.candidates.next = self.cells.found_free.val();
             self.select.degrees.next = self.cells.found_ways.val();
         }
-        if self.state.q.val() == CompactState::Leave {
+        if self.leave.val() {
             self.select.candidates.next = self.frames.untried.val();
             self.select.degrees.next = self.frames.ways.val();
         }
@@ -390,12 +399,18 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
 
         // The stack: the frame below the current level is read ahead, for a
         // backtrack; the squares for a tour being streamed.
-        self.frames.read_level.next = self.depth.q.val() - 1;
-        self.frames.square_read_level.next = self.depth.q.val() - 1;
-        if self.state.q.val() == CompactState::Leave {
-            self.frames.read_level.next = self.depth.q.val();
-            self.frames.square_read_level.next = self.depth.q.val();
+        // (The read is registered: it asks for the level below the one
+        // current in the next clock, which a visit deepens and a leave
+        // lifts.)
+        self.below.next = self.depth.q.val() - 1;
+        if self.state.q.val() == CompactState::Enter {
+            self.below.next = self.depth.q.val();
         }
+        if self.leave.val() {
+            self.below.next = self.depth.q.val() - 2;
+        }
+        self.frames.read_level.next = self.below.val();
+        self.frames.square_read_level.next = self.below.val();
         if self.state.q.val() == CompactState::Emit {
             self.frames.square_read_level.next = self.tour.read_level.val();
         }
@@ -426,7 +441,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.port.item_last.next = self.tour.last.val();
 
         self.try_move.next = false;
-        self.leave.next = false;
         self.found_tour.next = false;
         match self.state.q.val() {
             CompactState::Idle => {}
@@ -478,7 +492,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.next_move.d.next = self.select.first.val();
                     self.later.d.next = self.select.rest.val();
                 } else if self.depth.q.val() != self.base.q.val() {
-                    self.leave.next = true;
+                    // (Left: see `leave` below.)
                 } else if self.splitting.q.val() {
                     // The walk, or the job, is over: the next job.
                     self.walking.d.next = false;
@@ -524,19 +538,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 }
             }
             CompactState::Leave => {
-                // The square's unvisit; the level below comes back.
+                // The rest of the square's unvisit.
                 if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
-                } else if !self.cells.busy.val() {
-                    self.top_cell.d.next = self.frames.level_cell.val();
-                    self.top_square.d.next = self.frames.square.val();
-                    self.next_move.d.next = self.select.first.val();
-                    self.later.d.next = self.select.rest.val();
-                    self.top_free.d.next = self.frames.free.val();
-                    self.top_ways.d.next = self.frames.ways.val();
-                    self.top_closing.d.next = self.frames.closing.val();
-                    self.top_own_ways.d.next = self.frames.own_ways.val();
-                    self.top_own_closing.d.next = self.frames.own_closing.val();
+                } else if self.cells.unvisit_ends.val() {
                     self.state.d.next = CompactState::Run;
                     if self.unwinding.q.val() {
                         self.state.d.next = CompactState::Unwind;
@@ -577,7 +582,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if self.depth.q.val() > self.rejoin_at.q.val() {
-                    self.leave.next = true;
+                    // (Left: see `leave` below.)
                 } else {
                     self.unwinding.d.next = false;
                     self.state.d.next = CompactState::Replay;
@@ -589,10 +594,28 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
         }
         if self.leave.val() {
-            // Back to the level below: free this square.
+            // Back to the level below: free this square (the cells keep its
+            // frame), and take the level's frame back, read ahead. The
+            // search goes on once the square's neighbours are written back
+            // (at once when there is at most one, in the other bank).
             self.cells.unvisit.next = true;
             self.depth.d.next = self.depth.q.val() - 1;
+            self.top_cell.d.next = self.frames.level_cell.val();
+            self.top_square.d.next = self.frames.square.val();
+            self.next_move.d.next = self.select.first.val();
+            self.later.d.next = self.select.rest.val();
+            self.top_free.d.next = self.frames.free.val();
+            self.top_ways.d.next = self.frames.ways.val();
+            self.top_closing.d.next = self.frames.closing.val();
+            self.top_own_ways.d.next = self.frames.own_ways.val();
+            self.top_own_closing.d.next = self.frames.own_closing.val();
             self.state.d.next = CompactState::Leave;
+            if self.cells.unvisit_ends.val() {
+                self.state.d.next = CompactState::Run;
+                if self.unwinding.q.val() {
+                    self.state.d.next = CompactState::Unwind;
+                }
+            }
         }
 
         // A move tried: a node (a replayed job's square is the walker's).
