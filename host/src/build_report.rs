@@ -23,12 +23,12 @@ fn wide() -> String {
 }
 
 /// Clocks a compact engine takes a node, for modeling a build's speed:
-/// measured on the default simulated compact build, one engine, from a1
-/// (2026-11-25): 5.66 on the pruned 5x5 count, 6.04 unpruned, 5.15 on the
-/// pruned closed 6x6 count, 5.72 on the first pruned 8x8 tour, 6.43 on the
+/// measured on the iCEBreaker's simulated build, one engine, from a1
+/// (2026-11-25): 4.39 on the pruned 5x5 count, 4.76 unpruned, 4.12 on the
+/// pruned closed 6x6 count, 3.72 on the first pruned 8x8 tour, 4.98 on the
 /// first thousand Warnsdorff 7x7 tours. Shared by four engines, the same
 /// within a few percent. (`knights bench` measures each build's own.)
-pub const COMPACT_CYCLES_PER_NODE: f64 = 5.6;
+pub const COMPACT_CYCLES_PER_NODE: f64 = 4.4;
 
 /// Clocks an engine of `kind` (as board files name it) takes a node: the
 /// wide engine and the N-Queens solver enter one every clock.
@@ -233,8 +233,8 @@ mod tests {
         assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
         // A compact build is modeled at its clocks per node.
         let compact = BuildReport { engine: "compact".into(), engines: 2, ..report.clone() };
-        assert!(markdown_table(&[compact]).contains("| compact | 2 | 5.6 |"), "{table}");
-        assert!(markdown_table(&[BuildReport { engine: "compact".into(), ..report.clone() }]).contains("| 2.1 M |"));
+        assert!(markdown_table(&[compact]).contains("| compact | 2 | 4.4 |"), "{table}");
+        assert!(markdown_table(&[BuildReport { engine: "compact".into(), ..report.clone() }]).contains("| 2.7 M |"));
         // A build without Warnsdorff's order says so; a report written
         // before the field existed had it.
         let without = BuildReport { warnsdorff: false, engines: 18, ..report.clone() };

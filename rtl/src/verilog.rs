@@ -121,6 +121,34 @@ pub fn compact_accelerator_verilog(
         };
     }
     for_compact_widths!(CompactWidths::new(Geometry::new(max_width, max_height)), accelerator)
+        .map(|verilog| with_collisions_ignored(&verilog, "$cells$banks$"))
+}
+
+/// Marks the memories of the modules whose names contain `module_part` as
+/// having no read that matters in the clock its cell is written (yosys's
+/// `no_rw_check`). Yosys otherwise keeps Verilog's old-data read with
+/// soft logic around the block RAM (an address compare and a bypass mux),
+/// and on the compact engine's cell banks that logic joined the move
+/// choice's path to the next read's address: the iCEBreaker's clock fell
+/// from 14.6 to 11.3 MHz. The banks never need it: a read in a clock that
+/// writes the same cell is an unvisit's, whose read data goes unused (see
+/// [`crate::compact`]'s `BoardCells`). Verilator and the simulators keep the
+/// Verilog's meaning.
+fn with_collisions_ignored(verilog: &str, module_part: &str) -> String {
+    let mut out = String::with_capacity(verilog.len() + 64);
+    let mut in_module = false;
+    for line in verilog.lines() {
+        let text = line.trim_start();
+        if let Some(name) = text.strip_prefix("module ") {
+            in_module = name.split('(').next().unwrap_or("").contains(module_part);
+        }
+        if in_module && text.starts_with("reg[") && text.contains(" mem[") {
+            out.push_str("    (* no_rw_check *)\n");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 fn emit<T: Block>(mut top: T) -> String {

@@ -16,8 +16,9 @@
 //! - `visit` the free `target` (its free neighbours, its closing bit):
 //!   marks it visited, takes one free neighbour from each of its free
 //!   neighbours and reports them (`found_*`: the moves of the level it
-//!   starts). Its neighbours are read a pair a clock: `found_*` are final in
-//!   the fifth clock after the pulse (`visit_ends`).
+//!   starts). Its neighbours are read a pair a clock, the first in the
+//!   pulse's clock (`target` is read every idle clock): `found_*` are final
+//!   in the fourth clock after the pulse (`visit_ends`).
 //! - `unvisit` the current level's cell (`frame_*`, its level's frame):
 //!   frees it and gives each of its free neighbours its way back. Their
 //!   counts are the frame's (the board is as it was when the level was
@@ -105,7 +106,8 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     even_files: Constant<Bits<8>>,
     keep_all: Constant<Bits<32>>,
 
-    // A visit: its stage (0 idle; 1 own word; 1-4 reads; 2-5 writes).
+    // A visit: its stage (0 idle, or its pulse, which reads pair 0; 2-4
+    // read pairs 1-3; 2-5 write pairs 0-3).
     stage: DFF<Bits<3>>,
     centre: DFF<Bits<AB>>,
     centre_ways: DFF<Bits<4>>,
@@ -129,6 +131,7 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     leaving_cell: Signal<Local, Bits<AB>>,
     leaving_ways: Signal<Local, Bits<32>>,
     leaving_closing: Signal<Local, Bits<8>>,
+    // The bank of the cell this clock's pair is read or written around.
     centre_bank: Signal<Local, bool>,
     pair_base: Signal<Local, Bits<AB>>,
     odd_step: Signal<Local, Bits<AB>>,
@@ -209,6 +212,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> BoardCells<AB, CB, TB> {
             even_move: EVEN_FILE_MOVES.map(|m| constant(1 << m)),
             odd_shift: ODD_FILE_MOVES.map(|m| constant(4 * m as u64)),
             even_shift: EVEN_FILE_MOVES.map(|m| constant(4 * m as u64)),
+            // (Pair 0 is read in the pulse's clock.)
             stage_issue: std::array::from_fn(|k| constant(k as u64 + 1)),
             stage_data: std::array::from_fn(|k| constant(k as u64 + 2)),
             move_offset: std::array::from_fn(offset),
@@ -392,7 +396,15 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
                 self.even_step.next = self.even_offset[k].val();
             }
         }
-        if !self.stage.q.val().any() {
+        // A visit's first pair is read in its pulse's clock, at the target:
+        // reads have no effect, so an idle clock reads it anyway.
+        if !self.stage.q.val().any() & !self.unvisiting.val() {
+            self.pair_base.next = self.target.val();
+            self.centre_bank.next = self.target.val().get_bit(0);
+            self.odd_step.next = self.odd_offset[0].val();
+            self.even_step.next = self.even_offset[0].val();
+        }
+        if !self.stage.q.val().any() & self.unvisiting.val() {
             self.pair_base.next = self.leaving_cell.val();
             self.centre_bank.next = self.leaving_cell.val().get_bit(0);
             for m in 0..8 {
@@ -425,10 +437,12 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             .replace_bit(4, (self.leaving_closing.val() & self.even_pick.val()).any())
             .replace_bit(5, !self.even_pick.val().any())
             | bit_cast::<6, 32>((self.leaving_ways.val() >> self.even_back_shift.val()) & 15);
+        // (Read data is a visit's, mapped by its centre's bank: the bank
+        // this clock's addresses use may be the next visit's.)
         if self.visiting.val() {
             self.odd_change.word.next = self.banks[1].read_data.val();
             self.even_change.word.next = self.banks[0].read_data.val();
-            if self.centre_bank.val() {
+            if self.centre.q.val().get_bit(0) {
                 self.odd_change.word.next = self.banks[0].read_data.val();
                 self.even_change.word.next = self.banks[1].read_data.val();
             }
@@ -475,9 +489,10 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
                 (self.visiting.val() | self.unvisiting.val()) & self.even_change.free.val();
         }
 
-        // A cell's own word: the sweep's, the centre visited (a visit's first
-        // stage) or the frame's cell freed (an unvisit's pulse): its bank's
-        // port is free then. It joins or leaves the free cells' tallies.
+        // A cell's own word: the sweep's, the centre visited (in the visit's
+        // pulse) or the frame's cell freed (in the unvisit's): its bank's port
+        // is free then. It joins the free cells' tallies then, or leaves
+        // them with the visit's first pair.
         self.own_write.next = true;
         self.own_cell.next = self.sweeper.swept_cell.val();
         self.own_word.next =
@@ -487,13 +502,11 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.tallies.own_leaves.next = false;
         self.tallies.own_ways.next = self.sweeper.ways.val();
         self.tallies.own_closing.next = self.sweeper.closing.val();
-        if self.stage.q.val() == 1 {
-            self.own_cell.next = self.centre.q.val();
-            self.own_word.next = bits::<6>(0b100000).replace_bit(4, self.centre_closing.q.val())
-                | bit_cast::<6, 4>(self.centre_ways.q.val());
-            self.tallies.own_leaves.next = true;
-            self.tallies.own_ways.next = self.centre_ways.q.val();
-            self.tallies.own_closing.next = self.centre_closing.q.val();
+        if self.visit.val() {
+            self.own_cell.next = self.target.val();
+            self.own_word.next = bits::<6>(0b100000).replace_bit(4, self.target_closing.val())
+                | bit_cast::<6, 4>(self.target_ways.val());
+            self.tallies.own_joins.next = false;
         } else if self.unvisit.val() {
             self.own_cell.next = self.frame_cell.val();
             self.own_word.next =
@@ -503,6 +516,11 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             self.tallies.own_closing.next = self.frame_closing.val();
         } else if !self.sweeper.active.val() {
             self.own_write.next = false;
+        }
+        if self.stage.q.val() == 2 {
+            self.tallies.own_leaves.next = true;
+            self.tallies.own_ways.next = self.centre_ways.q.val();
+            self.tallies.own_closing.next = self.centre_closing.q.val();
         }
         if self.own_write.val() {
             if self.own_cell.val().get_bit(0) {
@@ -568,7 +586,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             self.freeing.d.next = false;
         }
         if self.visit.val() {
-            self.stage.d.next = 1.into();
+            self.stage.d.next = 2.into();
             self.centre.d.next = self.target.val();
             self.centre_ways.d.next = self.target_ways.val();
             self.centre_closing.d.next = self.target_closing.val();

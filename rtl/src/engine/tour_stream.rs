@@ -23,7 +23,6 @@ pub struct TourStream<const LB: usize> {
     pub read_level: Signal<Out, Bits<LB>>,
     pub stack_square: Signal<In, Bits<LB>>,
     pub cancel: Signal<In, bool>,
-    pub square: Signal<Out, Bits<LB>>,
     /// Squares go out two bytes each (else one).
     pub two_bytes: Signal<In, bool>,
     /// The item offered: the square, or its low or high byte.
@@ -42,6 +41,8 @@ pub struct TourStream<const LB: usize> {
     // The square's high byte is offered.
     high: DFF<bool>,
     at_last: Signal<Local, bool>,
+    // The square offered (its byte or bytes go out as `item`).
+    square: Signal<Local, Bits<LB>>,
     wide_square: Signal<Local, Bits<16>>,
 }
 
