@@ -330,6 +330,10 @@ struct Shared<'a> {
     queue: Mutex<Queue>,
     changed: Condvar,
     progress: &'a (dyn Fn(&Tally) -> Flow + Sync),
+    // Held from a tally's taking to its telling, so that `progress` sees
+    // the totals in the order they were taken (the last one the whole
+    // count's), whichever device's thread runs first.
+    telling: Mutex<()>,
     started: Instant,
 }
 
@@ -338,6 +342,15 @@ impl Shared<'_> {
     /// handed back like a failed device's).
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Tells `progress` the totals as `queue` has them, in their turn.
+    fn tell(&self, queue: std::sync::MutexGuard<'_, Queue>) -> (Tally, Flow) {
+        let tally = queue.tally(self.jobs.len(), self.started);
+        let _turn = self.telling.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        drop(queue);
+        let flow = (self.progress)(&tally);
+        (tally, flow)
     }
 
     /// The next job for a device: waits while the queue is empty but jobs
@@ -366,12 +379,9 @@ impl Shared<'_> {
         while let Some(index) = self.take() {
             let job = &self.jobs[index];
             let mut report = |nodes: u64, count: u64| {
-                let tally = {
-                    let mut queue = self.lock();
-                    queue.under_way[number] = (nodes, job.weight * count);
-                    queue.tally(self.jobs.len(), self.started)
-                };
-                let flow = (self.progress)(&tally);
+                let mut queue = self.lock();
+                queue.under_way[number] = (nodes, job.weight * count);
+                let (_, flow) = self.tell(queue);
                 let mut queue = self.lock();
                 queue.stopped |= flow == Flow::Stop;
                 if queue.over() {
@@ -421,11 +431,10 @@ impl Shared<'_> {
                     false
                 }
             };
-            let tally = queue.tally(self.jobs.len(), self.started);
-            drop(queue);
+            let (tally, flow) = self.tell(queue);
             self.changed.notify_all();
             // The last job's totals: a stop asked now has nothing to stop.
-            if (self.progress)(&tally) == Flow::Stop && tally.jobs_done < tally.jobs {
+            if flow == Flow::Stop && tally.jobs_done < tally.jobs {
                 self.lock().stopped = true;
                 self.changed.notify_all();
             }
@@ -460,6 +469,7 @@ pub fn share(
             done: (0, 0),
         }),
         changed: Condvar::new(),
+        telling: Mutex::new(()),
         progress,
         started: Instant::now(),
     };
@@ -631,6 +641,25 @@ mod tests {
         // Every device failing leaves jobs: an error, naming them.
         let lost = share(flaky(&[1, 2]), &jobs, &|_| Flow::Continue).unwrap_err();
         assert!(matches!(lost, DeviceError::DevicesLost { left, .. } if left >= 4), "{lost}");
+    }
+
+    /// Devices finishing together: `progress` still sees the totals in
+    /// the order they were taken, the last one the whole count's. (A
+    /// telling that sleeps gives a later tally the chance to overtake it.)
+    #[test]
+    fn progress_sees_the_totals_in_order() {
+        let jobs = whole_board_jobs(&six_by_six());
+        let seen = Mutex::new(Vec::new());
+        let progress = |tally: &Tally| {
+            std::thread::sleep(Duration::from_millis((3 * tally.jobs_done as u64) % 7));
+            seen.lock().unwrap().push(tally.jobs_done);
+            Flow::Continue
+        };
+        let shared = share(flaky(&[0, 0, 0, 0]), &jobs, &progress).unwrap();
+        assert_eq!(shared.results.len(), 6);
+        let seen = seen.into_inner().unwrap();
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&6));
     }
 
     /// A device that panics on its first search.
