@@ -84,6 +84,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         Some(text) => report_utilisation(text)?,
         None => log_utilisation(&log),
     };
+    let utilisation = within_the_part(&board.part.device, utilisation);
     for (kind, usage) in &utilisation {
         if usage.used > usage.available {
             bail!(
@@ -171,6 +172,25 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     Ok(report)
 }
 
+/// nextpnr places an LFE5U-12F on the 25F die it shares, and reports that
+/// die's resources; the part is sold, and specified, with 12K LUTs and 32
+/// block RAMs (ECP5 family data sheet, FPGA-DS-02012, table 1.1), so a
+/// build is held to those.
+fn within_the_part(device: &str, utilisation: Vec<(String, Usage)>) -> Vec<(String, Usage)> {
+    let limit = |kind: &str| match (device, kind) {
+        ("12k", "TRELLIS_COMB") => Some(12_000),
+        ("12k", "DP16KD") => Some(32),
+        _ => None,
+    };
+    utilisation
+        .into_iter()
+        .map(|(kind, usage)| {
+            let available = limit(&kind).map_or(usage.available, |l| l.min(usage.available));
+            (kind, Usage { used: usage.used, available })
+        })
+        .collect()
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
     write_bytes(path, text.as_bytes())
 }
@@ -207,5 +227,14 @@ mod tests {
         assert_eq!(area_mapping(10, 30_000_000, None), "scratchpad -set abc9.D 16666; ");
         assert_eq!(area_mapping(2, 12_000_000, None), "scratchpad -set abc9.D 41666; ");
         assert_eq!(area_mapping(2, 12_000_000, Some(10_000)), "scratchpad -set abc9.D 10000; ");
+    }
+
+    #[test]
+    fn a_12f_build_is_held_to_the_part_not_the_die_nextpnr_uses() {
+        let die = |used| vec![("DP16KD".to_string(), Usage { used, available: 56 })];
+        assert_eq!(within_the_part("12k", die(31))[0].1, Usage { used: 31, available: 32 });
+        assert_eq!(within_the_part("25k", die(45))[0].1, Usage { used: 45, available: 56 });
+        let luts = vec![("TRELLIS_COMB".to_string(), Usage { used: 9_000, available: 24_288 })];
+        assert_eq!(within_the_part("12k", luts)[0].1.available, 12_000);
     }
 }
