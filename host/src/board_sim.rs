@@ -65,17 +65,10 @@ pub fn model(board: &Board, traced: bool, say: &mut dyn FnMut(&str)) -> Result<A
 /// engines, largest board and clock (the build of `knights bench`'s board
 /// rows, even if the board file has changed since).
 pub fn as_built(report: &BuildReport, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
-    let engine = match report.engine.as_str() {
-        "wide" => EngineKind::Wide,
-        "compact" => EngineKind::Compact,
-        "queens" => EngineKind::Queens,
-        other => {
-            return Err(DeviceError::SimModel {
-                board: report.board.clone(),
-                reason: format!("its report names engine kind {other:?}, which this version does not know"),
-            })
-        }
-    };
+    let engine: EngineKind = report.engine.parse().map_err(|_| DeviceError::SimModel {
+        board: report.board.clone(),
+        reason: format!("its report names engine kind {:?}, which this version does not know", report.engine),
+    })?;
     let design = SimDesign {
         engine,
         max_width: report.max_width,

@@ -72,13 +72,24 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    /// Clocks an engine takes a node (modeled): the wide engine and the
-    /// N-Queens solver enter one every clock.
+    const ALL: [EngineKind; 3] = [EngineKind::Wide, EngineKind::Compact, EngineKind::Queens];
+
+    /// Clocks an engine takes a node (modeled; see
+    /// [`crate::build_report::cycles_per_node`], which build reports use).
     pub fn cycles_per_node(self) -> f64 {
-        match self {
-            EngineKind::Wide | EngineKind::Queens => 1.0,
-            EngineKind::Compact => crate::build_report::COMPACT_CYCLES_PER_NODE,
-        }
+        crate::build_report::cycles_per_node(&self.to_string())
+    }
+}
+
+/// A kind by the name board files, build reports and the CLI give it.
+impl std::str::FromStr for EngineKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        EngineKind::ALL
+            .into_iter()
+            .find(|kind| kind.to_string() == name)
+            .ok_or_else(|| format!("unknown engine kind {name:?}: wide, compact or queens"))
     }
 }
 
@@ -460,6 +471,16 @@ mod tests {
 
     fn ulx3s_file() -> &'static str {
         BOARD_FILES.iter().find(|(file, _)| *file == "ulx3s.toml").unwrap().1
+    }
+
+    #[test]
+    fn engine_kinds_read_back_by_the_names_they_print() {
+        for kind in EngineKind::ALL {
+            assert_eq!(kind.to_string().parse::<EngineKind>(), Ok(kind));
+        }
+        assert_eq!(EngineKind::Compact.cycles_per_node(), crate::build_report::COMPACT_CYCLES_PER_NODE);
+        let error = "narrow".parse::<EngineKind>().unwrap_err();
+        assert!(error.contains("\"narrow\"") && error.contains("wide, compact or queens"), "{error}");
     }
 
     #[test]

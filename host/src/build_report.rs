@@ -31,7 +31,9 @@ fn wide() -> String {
 pub const COMPACT_CYCLES_PER_NODE: f64 = 4.4;
 
 /// Clocks an engine of `kind` (as board files name it) takes a node: the
-/// wide engine and the N-Queens solver enter one every clock.
+/// wide engine and the N-Queens solver enter one every clock. (Build
+/// reports keep the kind by name: this module is built without the board
+/// files' `EngineKind`.)
 pub fn cycles_per_node(kind: &str) -> f64 {
     if kind == "compact" {
         COMPACT_CYCLES_PER_NODE

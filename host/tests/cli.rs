@@ -15,6 +15,22 @@ fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).expect("stdout is one JSON object")
 }
 
+/// `knights sim-serve ARGS` (with its model cache in `cache`, if given):
+/// the server, and the pseudo-terminal's path, the first line it prints.
+#[cfg(feature = "sim")]
+fn sim_serve(args: &[&str], cache: Option<&std::path::Path>) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_knights"));
+    command.arg("sim-serve").args(args);
+    if let Some(cache) = cache {
+        command.env("KNIGHTS_CACHE_DIR", cache);
+    }
+    let mut server = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut path = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut path).unwrap();
+    (server, path.trim().to_string())
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -77,17 +93,8 @@ fn a_boards_own_build_runs_in_simulation() {
 
     // The same build behind a pseudo-terminal, reached as the board would be.
     {
-        use std::io::{BufRead, BufReader};
-        let mut server = Command::new(env!("CARGO_BIN_EXE_knights"))
-            .args(["sim-serve", "--board", "icebreaker"])
-            .env("KNIGHTS_CACHE_DIR", &cache)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut path = String::new();
-        BufReader::new(server.stdout.take().unwrap()).read_line(&mut path).unwrap();
-        let served = knights(&format!("solve --size 8 --closed --port {} --baud 3000000 --format json", path.trim()));
+        let (mut server, path) = sim_serve(&["--board", "icebreaker"], Some(cache.as_path()));
+        let served = knights(&format!("solve --size 8 --closed --port {path} --baud 3000000 --format json"));
         server.kill().unwrap();
         server.wait().unwrap();
         let served = stdout_json(&served);
@@ -404,16 +411,7 @@ fn the_default_device_is_the_simulated_board() {
 #[cfg(feature = "sim")]
 #[test]
 fn a_board_behind_a_serial_port_is_reached_with_port() {
-    use std::io::{BufRead, BufReader};
-    let mut server = Command::new(env!("CARGO_BIN_EXE_knights"))
-        .arg("sim-serve")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut path = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut path).unwrap();
-    let path = path.trim();
+    let (mut server, path) = sim_serve(&[], None);
     let count = knights(&format!("count --size 5 --port {path} --baud 3000000 --format json"));
     let solve = knights(&format!("solve --size 5 --start c3 --limit 3 --port {path} --format json"));
     server.kill().unwrap();

@@ -67,11 +67,7 @@ pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
         Design::Engine
     } else {
         let features = Features { warnsdorff: !args.no_warnsdorff };
-        let kind = match args.engine.as_str() {
-            "compact" => EngineKind::Compact,
-            "queens" => EngineKind::Queens,
-            _ => EngineKind::Wide,
-        };
+        let kind: EngineKind = args.engine.parse().expect("clap takes only the kinds' names");
         Design::Accelerator { kind, engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
     };
     write!(out, "{}", bitstream::design_verilog(args.size, design)?)?;
