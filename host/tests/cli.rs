@@ -477,8 +477,8 @@ fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
     for (args, expected) in [
         ("build --board icebreaker-wide --max-size 7x7", "largest board 7x7: the RTL has engines"),
         ("build --board icebreaker --max-size 41x8", "compact engines for boards from 5x5 to 40x40"),
-        ("build --board icebreaker --engines 0", "1 to 32 engines"),
-        ("build --board icebreaker --engines 33", "1 to 32 engines"),
+        ("build --board icebreaker --engines 0", "1 to 128 engines"),
+        ("build --board icebreaker --engines 129", "1 to 128 engines"),
         ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
         ("build --board icebreaker --baud 4000000", "four clocks per bit"),
         ("build --board icestick", "no board called \"icestick\""),
@@ -507,7 +507,7 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     for (args, expected) in [
         ("verilog --engine compact --size 41", "compact engines for boards from 5x5 to 40x40"),
         ("verilog --size 7x7", "largest board 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
-        ("verilog --size 4 --engines 33", "33 engines: a bitstream has 1 to 32 engines"),
+        ("verilog --size 4 --engines 129", "129 engines: a bitstream has 1 to 128 engines"),
         ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
         ("verilog --size 4 --engine-only --engines 2", "cannot be used with"),
     ] {

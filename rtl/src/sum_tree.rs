@@ -1,16 +1,16 @@
-//! A registered sum of up to 32 terms, added as a balanced tree.
+//! A registered sum of up to 128 terms, added as a balanced tree.
 //!
 //! The accelerator sums its engines' per-clock pulses with these. Added one
 //! after another, the sum of 18 engines' pulses was a chain of 18 adders and
-//! held the whole chip to 21.8 MHz; as a tree it is five adders deep. Unused
-//! terms are tied to 0 and synthesise away.
+//! held the whole chip to 21.8 MHz; as a tree it is seven adders deep (five
+//! for 32 engines: unused terms are tied to 0 and synthesise away).
 
 use rust_hdl::prelude::*;
 
 /// Terms a tree takes (the most engines an accelerator drives).
-pub const TERMS: usize = 32;
+pub const TERMS: usize = 128;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct SumTree {
     pub clock: Signal<In, Clock>,
     pub terms: [Signal<In, Bits<16>>; TERMS],
@@ -18,29 +18,60 @@ pub struct SumTree {
     pub sum: Signal<Out, Bits<16>>,
     /// Whether any term is not 0 this clock (no register).
     pub any_now: Signal<Out, bool>,
-    pairs: [Signal<Local, Bits<16>>; 16],
-    quads: [Signal<Local, Bits<16>>; 8],
-    octets: [Signal<Local, Bits<16>>; 4],
+    pairs: [Signal<Local, Bits<16>>; 64],
+    quads: [Signal<Local, Bits<16>>; 32],
+    octets: [Signal<Local, Bits<16>>; 16],
+    sixteens: [Signal<Local, Bits<16>>; 8],
+    thirty_twos: [Signal<Local, Bits<16>>; 4],
     halves: [Signal<Local, Bits<16>>; 2],
     any_chain: [Signal<Local, bool>; TERMS],
     total: DFF<Bits<16>>,
+}
+
+// (By hand: the standard library's arrays have a default only up to 32.)
+impl Default for SumTree {
+    fn default() -> Self {
+        fn each<T: Default, const N: usize>() -> [T; N] {
+            std::array::from_fn(|_| T::default())
+        }
+        SumTree {
+            clock: Default::default(),
+            terms: each(),
+            sum: Default::default(),
+            any_now: Default::default(),
+            pairs: each(),
+            quads: each(),
+            octets: each(),
+            sixteens: each(),
+            thirty_twos: each(),
+            halves: each(),
+            any_chain: each(),
+            total: Default::default(),
+        }
+    }
 }
 
 impl Logic for SumTree {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, total);
-        for j in 0..16 {
+        for j in 0..64 {
             self.pairs[j].next = self.terms[2 * j].val() + self.terms[2 * j + 1].val();
         }
-        for j in 0..8 {
+        for j in 0..32 {
             self.quads[j].next = self.pairs[2 * j].val() + self.pairs[2 * j + 1].val();
         }
-        for j in 0..4 {
+        for j in 0..16 {
             self.octets[j].next = self.quads[2 * j].val() + self.quads[2 * j + 1].val();
         }
+        for j in 0..8 {
+            self.sixteens[j].next = self.octets[2 * j].val() + self.octets[2 * j + 1].val();
+        }
+        for j in 0..4 {
+            self.thirty_twos[j].next = self.sixteens[2 * j].val() + self.sixteens[2 * j + 1].val();
+        }
         for j in 0..2 {
-            self.halves[j].next = self.octets[2 * j].val() + self.octets[2 * j + 1].val();
+            self.halves[j].next = self.thirty_twos[2 * j].val() + self.thirty_twos[2 * j + 1].val();
         }
         self.total.d.next = self.halves[0].val() + self.halves[1].val();
         self.sum.next = self.total.q.val();

@@ -59,21 +59,26 @@ pub fn accelerator_verilog(
 
 /// Boards an N-Queens build can be made for: a build's largest N must be
 /// one of these.
-pub const QUEENS_SIZES: [usize; 10] = [8, 10, 12, 14, 16, 17, 18, 20, 24, 32];
+pub const QUEENS_SIZES: [usize; 11] = [8, 10, 12, 14, 15, 16, 17, 18, 20, 24, 32];
 
 /// The N-Queens accelerator's Verilog (top module `top`) for boards up to
 /// `max_n` queens with `solvers` solvers, or `None` when that N has no
 /// instance.
 pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettings) -> Option<String> {
     macro_rules! sizes {
-        ($($n:literal),*) => {
+        ($(($n:literal, $stack_bits:literal)),*) => {
             match max_n {
-                $($n => Some(emit(QueensAccelerator::<$n>::new(solvers, link))),)*
+                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $stack_bits>::new(solvers, link))),)*
                 _ => None,
             }
         };
     }
-    sizes!(8, 10, 12, 14, 16, 17, 18, 20, 24, 32)
+    // (N, the bits of a rank below the last.)
+    sizes!((8, 3), (10, 4), (12, 4), (14, 4), (15, 4), (16, 4), (17, 4), (18, 5), (20, 5), (24, 5), (32, 5))
+        // (In block RAM: a solver is bound by its logic, and on the ECP5 a
+        // LUT RAM stack costs about 100 LUTs a solver; the iCE40 has only
+        // block RAM.)
+        .map(|verilog| with_memory_attributes(&verilog, "$ranks$stack", "no_rw_check, ram_style = \"block\""))
 }
 
 /// The widths `(cell bits, level bits)` a compact build can have (see
@@ -121,12 +126,15 @@ pub fn compact_accelerator_verilog(
         };
     }
     for_compact_widths!(CompactWidths::new(Geometry::new(max_width, max_height)), accelerator)
-        .map(|verilog| with_collisions_ignored(&verilog, "$cells$banks$"))
+        .map(|verilog| with_memory_attributes(&verilog, "$cells$banks$", "no_rw_check"))
 }
 
-/// Marks the memories of the modules whose names contain `module_part` as
-/// having no read that matters in the clock its cell is written (yosys's
-/// `no_rw_check`). Yosys otherwise keeps Verilog's old-data read with
+/// Gives the memories of the modules whose names contain `module_part` the
+/// yosys `attributes`, e.g. `no_rw_check`: no read that matters in the clock
+/// its cell is written. (The N-Queens stack never has one: it reads the deepest
+/// pushed rank and writes the current one, always above it; see
+/// [`crate::queens::ranks`]. Unmarked, its old-data logic cost an iCE40
+/// solver 74 LUTs and 127 flip-flops.) Yosys otherwise keeps Verilog's old-data read with
 /// soft logic around the block RAM (an address compare and a bypass mux),
 /// and on the compact engine's cell banks that logic joined the move
 /// choice's path to the next read's address: the iCEBreaker's clock fell
@@ -134,7 +142,7 @@ pub fn compact_accelerator_verilog(
 /// writes the same cell is an unvisit's, whose read data goes unused (see
 /// [`crate::compact`]'s `BoardCells`). Verilator and the simulators keep the
 /// Verilog's meaning.
-fn with_collisions_ignored(verilog: &str, module_part: &str) -> String {
+fn with_memory_attributes(verilog: &str, module_part: &str, attributes: &str) -> String {
     let mut out = String::with_capacity(verilog.len() + 64);
     let mut in_module = false;
     for line in verilog.lines() {
@@ -143,7 +151,7 @@ fn with_collisions_ignored(verilog: &str, module_part: &str) -> String {
             in_module = name.split('(').next().unwrap_or("").contains(module_part);
         }
         if in_module && text.starts_with("reg[") && text.contains(" mem[") {
-            out.push_str("    (* no_rw_check *)\n");
+            out.push_str(&format!("    (* {attributes} *)\n"));
         }
         out.push_str(line);
         out.push('\n');

@@ -12,6 +12,7 @@ use knights_protocol::codec::{MovePath, SolveRequest};
 use knights_rtl::compact::CompactEngine;
 use knights_rtl::engine::JobRole;
 use knights_rtl::platform::job_queue::JobQueue;
+use knights_rtl::platform::MAX_ENGINES;
 use rust_hdl::prelude::*;
 
 /// What the engine put out, as the accelerator would see it.
@@ -169,8 +170,8 @@ struct Shared {
     clock: Signal<In, Clock>,
     engines: Vec<CompactEngine<7, 6, 6, 7>>,
     queue: JobQueue,
-    requests: Vec<Signal<Local, Bits<32>>>,
-    one_hot: Vec<Constant<Bits<32>>>,
+    requests: Vec<Signal<Local, Bits<MAX_ENGINES>>>,
+    one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
 }
 
 impl Shared {
@@ -182,7 +183,7 @@ impl Shared {
                 .collect(),
             queue: JobQueue::new(engines),
             requests: (0..engines).map(|_| Default::default()).collect(),
-            one_hot: (0..engines).map(|i| Constant::new((1u64 << i).into())).collect(),
+            one_hot: (0..engines).map(|i| Constant::new(Bits::<MAX_ENGINES>::default().replace_bit(i, true))).collect(),
         };
         // (The test bench drives the search's inputs.)
         for engine in &mut shared.engines {

@@ -7,7 +7,8 @@ use std::process::Command;
 
 use knights_rtl::accelerator::{Features, LinkSettings};
 use knights_rtl::verilog::{
-    accelerator_verilog, compact_accelerator_verilog, engine_verilog, for_verilator, SUPPORTED_AREAS,
+    accelerator_verilog, compact_accelerator_verilog, engine_verilog, for_verilator, queens_accelerator_verilog,
+    SUPPORTED_AREAS,
 };
 
 fn write_verilog(name: &str, verilog: String) -> PathBuf {
@@ -28,7 +29,9 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 /// end) and a backtrack (the child), each use reading only some of them.
 /// The compact engine reads the board's size from its sweep, not from the
 /// request; a cell's bit 0 picks its bank (the rest is the bank's address);
-/// a frame is 13 bits of a 16-bit RAM word. The waivers name those signals.
+/// a frame is 13 bits of a 16-bit RAM word. An N-Queens solver reads only N
+/// of the arguments (the accelerator reads the rest once for all solvers)
+/// and no path (QUEENS carries none). The waivers name those signals.
 fn lint_waivers(test: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("knights-waivers-{test}-{}.vlt", std::process::id()));
     std::fs::write(
@@ -55,7 +58,10 @@ fn lint_waivers(test: &str) -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'request$height'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'odd_cell'?0]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'even_cell'?0]*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'own$read_data'?15:13]*\"\n",
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'own$read_data'?15:13]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$arguments'?39:8]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$path'\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$path_length'\"\n",
     )
     .unwrap();
     path
@@ -125,6 +131,22 @@ fn compact_verilog_lints_clean_and_passes_yosys_check() {
         // a clock that writes the same cell.
         assert_eq!(accelerator.matches("(* no_rw_check *)").count(), 2 * engines);
         check(&write_verilog(&format!("compact-{width}x{height}x{engines}"), accelerator), &waivers);
+    }
+    std::fs::remove_file(&waivers).unwrap();
+}
+
+/// The N-Queens accelerator at the iCEBreaker's build (N up to 15, four
+/// solvers) and the largest (N up to 32).
+#[test]
+fn queens_verilog_lints_clean_and_passes_yosys_check() {
+    let waivers = lint_waivers("queens");
+    for (n, solvers) in [(15, 4), (32, 2)] {
+        let link = LinkSettings::new(12_000_000, 115_200);
+        let accelerator = queens_accelerator_verilog(n, solvers, link).expect("supported size");
+        // Each solver's stack, and nothing else, is in block RAM and needs
+        // no read-during-write logic.
+        assert_eq!(accelerator.matches("(* no_rw_check, ram_style = \"block\" *)").count(), solvers);
+        check(&write_verilog(&format!("queens-{n}x{solvers}"), accelerator), &waivers);
     }
     std::fs::remove_file(&waivers).unwrap();
 }

@@ -200,7 +200,7 @@ mod tests {
         assert!(error.0.contains("16 to 275 MHz"), "{error}");
         assert!(check(&board, &BuildOptions { engines: 4, ..options.clone() }).is_ok());
         let error = check(&board, &BuildOptions { engines: 0, ..options.clone() }).unwrap_err();
-        assert!(error.0.contains("1 to 32 engines"), "{error}");
+        assert!(error.0.contains("1 to 128 engines"), "{error}");
         let error = check(&board, &BuildOptions { baud: 10_000_000, ..options }).unwrap_err();
         assert!(error.0.contains("four clocks per bit"), "{error}");
     }

@@ -14,6 +14,7 @@
 use rust_hdl::prelude::*;
 
 use super::engine_port::JOB_PATH_BITS;
+use super::{engine_bit, engines_below};
 
 /// The queue holds `2^QUEUE_BITS` jobs: one block RAM deep. (16 places ran
 /// twenty 6x6 engines 22% slower: they ran out of jobs while the walker
@@ -21,7 +22,7 @@ use super::engine_port::JOB_PATH_BITS;
 pub const QUEUE_BITS: usize = 8;
 
 /// The most engines a queue serves (one bit each in `requests`).
-pub const MAX_CLIENTS: usize = 32;
+pub const MAX_CLIENTS: usize = super::MAX_ENGINES;
 
 #[derive(LogicBlock)]
 pub struct JobQueue {
@@ -74,7 +75,6 @@ impl JobQueue {
     /// A queue for `clients` engines (engine 0 the walker).
     pub fn new(clients: usize) -> Self {
         assert!((1..=MAX_CLIENTS).contains(&clients));
-        let constant = |value: u64| Constant::new(value.into());
         JobQueue {
             clock: Default::default(),
             clear: Default::default(),
@@ -88,8 +88,8 @@ impl JobQueue {
             number: Default::default(),
             space: Default::default(),
             over: Default::default(),
-            one_hot: (0..clients).map(|i| constant(1 << i)).collect(),
-            lower: (0..clients).map(|i| constant((1 << i) - 1)).collect(),
+            one_hot: (0..clients).map(|i| Constant::new(engine_bit(i))).collect(),
+            lower: (0..clients).map(|i| Constant::new(engines_below(i))).collect(),
             // The walker sees the room a clock late, and up to three jobs
             // are on their way (its found pulse, the push register, the
             // count), so it is told the queue is full four places early.
@@ -219,13 +219,13 @@ mod tests {
             x.requests.next = 0b110.into();
             for _ in 0..12 {
                 wait_clock_cycle!(sim, clock, x);
-                let grants = x.grants.val().to_u64();
-                if grants != 0 {
-                    served.push((grants, x.path.val().to_u64(), x.number.val().to_u64()));
+                let grants = x.grants.val();
+                if grants.any() {
+                    served.push((grants.get_bits::<8>(0).to_u64(), x.path.val().to_u64(), x.number.val().to_u64()));
                     // The granted engine stops asking once it holds a job.
-                    x.requests.next = (x.requests.val().to_u64() & !grants).into();
+                    x.requests.next = x.requests.val() & !grants;
                 }
-                if x.requests.val().to_u64() == 0 {
+                if !x.requests.val().any() {
                     x.requests.next = 0b110.into();
                 }
             }

@@ -42,6 +42,16 @@ fn per_engine<T: Default>(engines: usize) -> Vec<T> {
     (0..engines).map(|_| T::default()).collect()
 }
 
+/// Engine `i`'s bit in a vector with a bit an engine.
+pub(crate) fn engine_bit(i: usize) -> Bits<MAX_ENGINES> {
+    Bits::<MAX_ENGINES>::default().replace_bit(i, true)
+}
+
+/// The bits of the engines numbered below `i`.
+pub(crate) fn engines_below(i: usize) -> Bits<MAX_ENGINES> {
+    (0..i).fold(Bits::<MAX_ENGINES>::default(), |bits, j| bits.replace_bit(j, true))
+}
+
 /// The link's build-time parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkSettings {
@@ -122,7 +132,7 @@ pub struct Platform {
     arbiter: ResultArbiter,
 
     engine_number: Vec<Constant<Bits<8>>>,
-    engine_one_hot: Vec<Constant<Bits<32>>>,
+    engine_one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
     // One engine never splits: its job logic then synthesises away.
     sharing: Constant<bool>,
     status_found: Constant<Bits<8>>,
@@ -173,7 +183,7 @@ pub struct Platform {
     split: Signal<Local, Bits<8>>,
     path_length: Signal<Local, Bits<8>>,
     use_engines: Signal<Local, Bits<8>>,
-    request_chain: Vec<Signal<Local, Bits<32>>>,
+    request_chain: Vec<Signal<Local, Bits<MAX_ENGINES>>>,
     accepted: Signal<Local, bool>,
     limit_reached: Signal<Local, bool>,
     stopping: Signal<Local, bool>,
@@ -224,7 +234,7 @@ impl Platform {
             totals: Totals::new(engines),
             arbiter: ResultArbiter::new(engines),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
-            engine_one_hot: (0..engines).map(|i| constant(1u64 << i)).collect(),
+            engine_one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
             sharing: Constant::new(engines > 1),
             status_found: constant(status::FOUND),
             status_exhausted: constant(status::EXHAUSTED),

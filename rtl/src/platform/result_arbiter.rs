@@ -11,7 +11,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::per_engine;
+use super::{engine_bit, per_engine, MAX_ENGINES};
 
 #[derive(LogicBlock)]
 pub struct ResultArbiter {
@@ -44,18 +44,18 @@ pub struct ResultArbiter {
     /// A result is being streamed.
     pub streaming: Signal<Out, bool>,
 
-    one_hot: Vec<Constant<Bits<32>>>,
+    one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
     number: Vec<Constant<Bits<8>>>,
-    last_engine: Constant<Bits<32>>,
+    last_engine: Constant<Bits<MAX_ENGINES>>,
     engine_count: Constant<Bits<8>>,
     // One engine is always the one served (the turn register synthesises
     // away).
     sharing: Constant<bool>,
-    serve: DFF<Bits<32>>,
-    serve_last: DFF<Bits<32>>,
+    serve: DFF<Bits<MAX_ENGINES>>,
+    serve_last: DFF<Bits<MAX_ENGINES>>,
     stream_on: DFF<bool>,
-    owner: DFF<Bits<32>>,
-    served: Signal<Local, Bits<32>>,
+    owner: DFF<Bits<MAX_ENGINES>>,
+    served: Signal<Local, Bits<MAX_ENGINES>>,
     owns: Vec<Signal<Local, bool>>,
     // The owner's stream, ORed along the engines (only the owner drives
     // it): an OR reduces to a tree, a chain of muxes did not.
@@ -66,7 +66,7 @@ pub struct ResultArbiter {
 
 impl ResultArbiter {
     pub fn new(engines: usize) -> Self {
-        assert!((1..=32).contains(&engines));
+        assert!((1..=MAX_ENGINES).contains(&engines));
         ResultArbiter {
             clock: Default::default(),
             clear: Default::default(),
@@ -87,9 +87,9 @@ impl ResultArbiter {
             item_valid: Default::default(),
             item_last: Default::default(),
             streaming: Default::default(),
-            one_hot: (0..engines).map(|i| Constant::new((1u64 << i).into())).collect(),
+            one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
             number: (0..engines).map(|i| Constant::new((i as u64).into())).collect(),
-            last_engine: Constant::new((1u64 << (engines - 1)).into()),
+            last_engine: Constant::new(engine_bit(engines - 1)),
             engine_count: Constant::new((engines as u64).into()),
             sharing: Constant::new(engines > 1),
             serve: Default::default(),
@@ -167,7 +167,7 @@ impl Logic for ResultArbiter {
             self.serve.d.next = 1.into();
             self.serve_last.d.next = self.last_engine.val();
             if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {
-                self.serve_last.d.next = bits::<32>(1) << (self.use_engines.val() - 1);
+                self.serve_last.d.next = bits::<MAX_ENGINES>(1) << (self.use_engines.val() - 1);
             }
         }
     }

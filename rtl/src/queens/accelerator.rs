@@ -6,13 +6,15 @@
 use knights_protocol::feature;
 use rust_hdl::prelude::*;
 
+use super::arguments::QueensArguments;
 use super::{QueensEngine, MAX_JOB_RANKS};
 use crate::engine::JobRole;
 use crate::platform::{BuildIdentity, EnginePort, LinkSettings, Platform};
 
-/// The serial-linked accelerator for boards up to `NB` queens.
+/// The serial-linked accelerator for boards up to `NB` queens (`EW`, `SB`:
+/// a solver's stack entry and address bits).
 #[derive(LogicBlock)]
-pub struct QueensAccelerator<const NB: usize> {
+pub struct QueensAccelerator<const NB: usize, const EW: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     /// Serial data from the host.
     pub uart_rx: Signal<In, bool>,
@@ -23,10 +25,12 @@ pub struct QueensAccelerator<const NB: usize> {
     /// The current or last search has found a solution.
     pub led_found: Signal<Out, bool>,
     platform: Platform,
-    engines: Vec<QueensEngine<NB>>,
+    // SOLVE's arguments, read once for every solver.
+    request: QueensArguments<NB>,
+    engines: Vec<QueensEngine<NB, EW, SB>>,
 }
 
-impl<const NB: usize> QueensAccelerator<NB> {
+impl<const NB: usize, const EW: usize, const SB: usize> QueensAccelerator<NB, EW, SB> {
     pub fn new(solvers: usize, link: LinkSettings) -> Self {
         let build = BuildIdentity {
             max_width: NB as u8,
@@ -44,6 +48,7 @@ impl<const NB: usize> QueensAccelerator<NB> {
             led_busy: Default::default(),
             led_found: Default::default(),
             platform: Platform::new(solvers, build, link),
+            request: Default::default(),
             engines: (0..solvers)
                 .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }))
                 .collect(),
@@ -51,10 +56,14 @@ impl<const NB: usize> QueensAccelerator<NB> {
     }
 }
 
-impl<const NB: usize> Logic for QueensAccelerator<NB> {
+impl<const NB: usize, const EW: usize, const SB: usize> Logic for QueensAccelerator<NB, EW, SB> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, platform);
+        clock!(self, clock, platform, request);
+        // Every solver gets the same arguments, and engine 0 starts with
+        // every search.
+        self.request.arguments.next = self.platform.engines[0].arguments.val();
+        self.request.latch.next = self.platform.engines[0].start.val();
         self.platform.uart_rx.next = self.uart_rx.val();
         self.uart_tx.next = self.platform.uart_tx.val();
         self.led_busy.next = self.platform.led_busy.val();
@@ -62,6 +71,12 @@ impl<const NB: usize> Logic for QueensAccelerator<NB> {
         for i in 0..self.engines.len() {
             self.engines[i].clock.next = self.clock.val();
             EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
+            self.engines[i].n.next = self.request.n.val();
+            self.engines[i].full.next = self.request.full.val();
+            self.engines[i].first_files.next = self.request.first_files.val();
+            self.engines[i].last_slot.next = self.request.last_slot.val();
+            self.engines[i].count_all.next = self.request.count_all.val();
+            self.engines[i].refusal.next = self.request.refusal.val();
         }
     }
 }

@@ -1,5 +1,6 @@
-//! SOLVE's arguments as the N-Queens solver reads them (the QUEENS command,
-//! see `docs/protocol.md`): N twice (the board is square), the first rank's
+//! SOLVE's arguments as the N-Queens solvers read them, one block for all
+//! the solvers of an accelerator (the QUEENS command, see
+//! `docs/protocol.md`): N twice (the board is square), the first rank's
 //! files from and to (exclusive), and the flags, of which only COUNT is
 //! defined here. The refusal is judged from the arguments as they are; the
 //! board's masks are computed and held from `latch` (a search's start) on.

@@ -2,9 +2,10 @@
 //!
 //! Same search as the reference (`knights_model::queens`): a queen per rank
 //! from rank 1 up, files a→z, a node a queen placed without conflict. The
-//! data path is [`ranks`] (an entry per rank, the deepest open rank found
-//! by a carry chain, so a backtrack over any number of ranks places its
-//! queen in the same clock); [`arguments`] reads SOLVE's arguments. This
+//! data path is [`ranks`] (the current rank in registers, the ranks below
+//! with files left in a stack RAM whose deepest entry is read ahead, so a
+//! backtrack over any number of ranks places its queen in the same clock);
+//! [`arguments`] reads SOLVE's arguments. This
 //! file is the state machine, and the solver's share of a split search:
 //!
 //! - The walker (engine 0) searches from rank 1; each queen it places on the
@@ -30,7 +31,6 @@ use rust_hdl::prelude::*;
 
 use crate::engine::JobRole;
 use crate::platform::{EnginePort, JOB_PATH_BITS};
-use arguments::QueensArguments;
 use ranks::{top_slot, RankStack};
 
 /// Bits of a rank's file in a job's path.
@@ -51,13 +51,25 @@ pub enum QueensState {
     Done,
 }
 
-/// A solver for boards up to `NB` × `NB`.
+/// A solver for boards up to `NB` × `NB` (a stack entry of `EW` = 4 `NB`
+/// bits, `SB` bits of a rank below the last: see [`ranks`]).
 #[derive(LogicBlock)]
-pub struct QueensEngine<const NB: usize> {
+pub struct QueensEngine<const NB: usize, const EW: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     /// The port every engine kind has: the arguments, jobs, solutions out
     /// a file per item, counts.
     pub port: EnginePort,
+    /// The search's settings, read from the arguments once for all the
+    /// solvers by the accelerator's [`arguments::QueensArguments`] (a copy in each
+    /// solver was a quarter of its logic): N, the board's files, the files
+    /// the first rank may take, the last rank's slot, count mode, and the
+    /// refusal, if any.
+    pub n: Signal<In, Bits<8>>,
+    pub full: Signal<In, Bits<NB>>,
+    pub first_files: Signal<In, Bits<NB>>,
+    pub last_slot: Signal<In, Bits<NB>>,
+    pub count_all: Signal<In, bool>,
+    pub refusal: Signal<In, Bits<8>>,
 
     walker: Constant<bool>,
     top_slot: Constant<Bits<NB>>,
@@ -66,8 +78,7 @@ pub struct QueensEngine<const NB: usize> {
     path_shift: Vec<Constant<Bits<8>>>,
     path_keep: Vec<Constant<Bits<JOB_PATH_BITS>>>,
 
-    request: QueensArguments<NB>,
-    ranks: RankStack<NB>,
+    ranks: RankStack<NB, EW, SB>,
     state: DFF<QueensState>,
     split_on: DFF<bool>,
     job_slot: DFF<Bits<NB>>,
@@ -77,7 +88,6 @@ pub struct QueensEngine<const NB: usize> {
     current_job: DFF<Bits<32>>,
     // The walker's files so far; a worker's job's files still to replay.
     path: DFF<Bits<JOB_PATH_BITS>>,
-    replay_slot: DFF<Bits<NB>>,
     emit_slot: DFF<Bits<NB>>,
     node_pulse: DFF<bool>,
     solution_pulse: DFF<bool>,
@@ -89,7 +99,7 @@ pub struct QueensEngine<const NB: usize> {
     starting: Signal<Local, bool>,
 }
 
-impl<const NB: usize> QueensEngine<NB> {
+impl<const NB: usize, const EW: usize, const SB: usize> QueensEngine<NB, EW, SB> {
     pub fn new(role: JobRole) -> Self {
         let ranks_in_path = MAX_JOB_RANKS.min(NB);
         let field = (1u64 << FILE_BITS) - 1;
@@ -106,7 +116,12 @@ impl<const NB: usize> QueensEngine<NB> {
             path_keep: (0..ranks_in_path)
                 .map(|rank| Constant::new((all & !(field << (rank * FILE_BITS))).into()))
                 .collect(),
-            request: Default::default(),
+            n: Default::default(),
+            full: Default::default(),
+            first_files: Default::default(),
+            last_slot: Default::default(),
+            count_all: Default::default(),
+            refusal: Default::default(),
             ranks: Default::default(),
             state: Default::default(),
             split_on: Default::default(),
@@ -116,7 +131,6 @@ impl<const NB: usize> QueensEngine<NB> {
             found_pulse: Default::default(),
             current_job: Default::default(),
             path: Default::default(),
-            replay_slot: Default::default(),
             emit_slot: Default::default(),
             node_pulse: Default::default(),
             solution_pulse: Default::default(),
@@ -129,7 +143,7 @@ impl<const NB: usize> QueensEngine<NB> {
     }
 }
 
-impl<const NB: usize> Logic for QueensEngine<NB> {
+impl<const NB: usize, const EW: usize, const SB: usize> Logic for QueensEngine<NB, EW, SB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -143,24 +157,21 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
             found_pulse,
             current_job,
             path,
-            replay_slot,
             emit_slot,
             node_pulse,
             solution_pulse
         );
-        clock!(self, clock, request, ranks);
-        self.request.arguments.next = self.port.arguments.val();
-        self.port.refusal.next = self.request.refusal.val();
+        clock!(self, clock, ranks);
+        self.port.refusal.next = self.refusal.val();
 
         // The data path places nothing unless the state below says so.
-        self.ranks.full.next = self.request.full.val();
-        self.ranks.first_files.next = self.request.first_files.val();
-        self.ranks.last_slot.next = self.request.last_slot.val();
+        self.ranks.full.next = self.full.val();
+        self.ranks.first_files.next = self.first_files.val();
+        self.ranks.last_slot.next = self.last_slot.val();
         self.ranks.root.next = false;
         self.ranks.root_open.next = self.walker.val();
         self.ranks.place.next = false;
         self.ranks.forced.next = false;
-        self.ranks.forced_slot.next = self.replay_slot.q.val();
         self.ranks.forced_file.next = bit_cast::<8, FILE_BITS>(self.path.q.val().get_bits::<FILE_BITS>(0));
         self.ranks.open_child.next = true;
         self.ranks.read_slot.next = self.emit_slot.q.val();
@@ -208,10 +219,10 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
         self.port.solution.next = self.solution_pulse.q.val();
         self.port.busy.next = (self.state.q.val() != QueensState::Idle) & (self.state.q.val() != QueensState::Done);
         self.port.streaming.next = self.state.q.val() == QueensState::Emit;
-        self.port.result_items.next = bit_cast::<16, 8>(self.request.n.val());
+        self.port.result_items.next = bit_cast::<16, 8>(self.n.val());
         self.port.item.next = self.ranks.read_file.val();
         self.port.item_valid.next = self.state.q.val() == QueensState::Emit;
-        self.port.item_last.next = (self.emit_slot.q.val() & self.request.last_slot.val()).any();
+        self.port.item_last.next = (self.emit_slot.q.val() & self.last_slot.val()).any();
 
         match self.state.q.val() {
             QueensState::Idle => {}
@@ -257,7 +268,7 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                         }
                     }
                     if self.ranks.at_last_rank.val() {
-                        if self.request.count_all.val() {
+                        if self.count_all.val() {
                             self.solution_pulse.d.next = !self.port.cancel.val();
                         } else {
                             self.emit_slot.d.next = self.top_slot.val();
@@ -279,7 +290,7 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                     self.state.d.next = QueensState::Done;
                 } else if self.port.item_ready.val() {
                     self.emit_slot.d.next = self.emit_slot.q.val() >> 1;
-                    if (self.emit_slot.q.val() & self.request.last_slot.val()).any() {
+                    if (self.emit_slot.q.val() & self.last_slot.val()).any() {
                         self.state.d.next = QueensState::Run;
                     }
                 }
@@ -292,7 +303,6 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                 } else if self.port.jobs.grant.val() {
                     self.current_job.d.next = self.port.jobs.number.val();
                     self.path.d.next = self.port.jobs.path.val();
-                    self.replay_slot.d.next = self.top_slot.val();
                     self.ranks.root.next = true;
                     self.ranks.root_open.next = false;
                     self.state.d.next = QueensState::Replay;
@@ -306,9 +316,8 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
                 self.ranks.place.next = true;
                 self.ranks.forced.next = true;
                 self.path.d.next = self.path.q.val() >> 5; // FILE_BITS
-                self.replay_slot.d.next = self.replay_slot.q.val() >> 1;
                 self.ranks.open_child.next = false;
-                if self.replay_slot.q.val() == self.job_slot.q.val() {
+                if self.ranks.slot.val() == self.job_slot.q.val() {
                     self.ranks.open_child.next = true;
                     self.node_pulse.d.next = !self.port.cancel.val();
                     self.state.d.next = QueensState::Run;
@@ -325,7 +334,6 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
 
         self.starting.next = self.port.start.val()
             & ((self.state.q.val() == QueensState::Idle) | (self.state.q.val() == QueensState::Done));
-        self.request.latch.next = self.starting.val();
         if self.starting.val() {
             self.jobs_found.d.next = 0.into();
             self.current_job.d.next = 0.into();
@@ -341,6 +349,7 @@ impl<const NB: usize> Logic for QueensEngine<NB> {
 
 #[cfg(test)]
 mod tests {
+    use super::arguments::QueensArguments;
     use super::*;
     use knights_model::queens::{QueensSearch, QueensSpec};
     use knights_model::Goal;
@@ -356,9 +365,38 @@ mod tests {
         clocks: u64,
     }
 
+    /// One solver with the arguments' block the accelerator gives it.
+    #[derive(LogicBlock)]
+    struct Solver {
+        clock: Signal<In, Clock>,
+        port: EnginePort,
+        request: QueensArguments<8>,
+        engine: QueensEngine<8, 32, 3>,
+    }
+
+    impl Logic for Solver {
+        #[hdl_gen]
+        fn update(&mut self) {
+            clock!(self, clock, request, engine);
+            EnginePort::link(&mut self.port, &mut self.engine.port);
+            self.request.arguments.next = self.port.arguments.val();
+            self.request.latch.next = self.port.start.val();
+            self.engine.n.next = self.request.n.val();
+            self.engine.full.next = self.request.full.val();
+            self.engine.first_files.next = self.request.first_files.val();
+            self.engine.last_slot.next = self.request.last_slot.val();
+            self.engine.count_all.next = self.request.count_all.val();
+            self.engine.refusal.next = self.request.refusal.val();
+        }
+    }
+
     fn solve(n: u8, first: std::ops::Range<u8>, count: bool) -> Run {
-        type Solver = QueensEngine<8>;
-        let mut uut = Solver::new(JobRole::Walker);
+        let mut uut = Solver {
+            clock: Default::default(),
+            port: Default::default(),
+            request: Default::default(),
+            engine: QueensEngine::new(JobRole::Walker),
+        };
         uut.connect_all();
         let flags = if count { flag::COUNT } else { 0 };
         let arguments =
