@@ -75,9 +75,12 @@ pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettin
     }
     // (N, the bits of a rank below the last.)
     sizes!((8, 3), (10, 4), (12, 4), (14, 4), (15, 4), (16, 4), (17, 4), (18, 5), (20, 5), (24, 5), (32, 5))
-        // (In block RAM: a solver is bound by its logic, and on the ECP5 a
-        // LUT RAM stack costs about 100 LUTs a solver; the iCE40 has only
-        // block RAM.)
+        // The stack never reads the entry it writes in the same clock (it
+        // reads the deepest pushed rank and writes the current one, always
+        // above it; see `queens::ranks`): unmarked, its old-data logic cost
+        // an iCE40 solver 74 LUTs and 127 flip-flops. In block RAM: a solver
+        // is bound by its logic, and on the ECP5 a LUT RAM stack costs about
+        // 100 LUTs a solver (the iCE40 has only block RAM).
         .map(|verilog| with_memory_attributes(&verilog, "$ranks$stack", "no_rw_check, ram_style = \"block\""))
 }
 
@@ -131,10 +134,7 @@ pub fn compact_accelerator_verilog(
 
 /// Gives the memories of the modules whose names contain `module_part` the
 /// yosys `attributes`, e.g. `no_rw_check`: no read that matters in the clock
-/// its cell is written. (The N-Queens stack never has one: it reads the deepest
-/// pushed rank and writes the current one, always above it; see
-/// [`crate::queens::ranks`]. Unmarked, its old-data logic cost an iCE40
-/// solver 74 LUTs and 127 flip-flops.) Yosys otherwise keeps Verilog's old-data read with
+/// its cell is written. Yosys otherwise keeps Verilog's old-data read with
 /// soft logic around the block RAM (an address compare and a bypass mux),
 /// and on the compact engine's cell banks that logic joined the move
 /// choice's path to the next read's address: the iCEBreaker's clock fell

@@ -12,7 +12,7 @@ use knights_protocol::codec::{MovePath, SolveRequest};
 use knights_rtl::compact::CompactEngine;
 use knights_rtl::engine::JobRole;
 use knights_rtl::platform::job_queue::JobQueue;
-use knights_rtl::platform::MAX_ENGINES;
+use knights_rtl::platform::{engine_bit, MAX_ENGINES};
 use rust_hdl::prelude::*;
 
 /// What the engine put out, as the accelerator would see it.
@@ -183,7 +183,7 @@ impl Shared {
                 .collect(),
             queue: JobQueue::new(engines),
             requests: (0..engines).map(|_| Default::default()).collect(),
-            one_hot: (0..engines).map(|i| Constant::new(Bits::<MAX_ENGINES>::default().replace_bit(i, true))).collect(),
+            one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
         };
         // (The test bench drives the search's inputs.)
         for engine in &mut shared.engines {

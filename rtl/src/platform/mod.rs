@@ -43,7 +43,7 @@ fn per_engine<T: Default>(engines: usize) -> Vec<T> {
 }
 
 /// Engine `i`'s bit in a vector with a bit an engine.
-pub(crate) fn engine_bit(i: usize) -> Bits<MAX_ENGINES> {
+pub fn engine_bit(i: usize) -> Bits<MAX_ENGINES> {
     Bits::<MAX_ENGINES>::default().replace_bit(i, true)
 }
 
