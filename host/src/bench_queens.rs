@@ -2,11 +2,12 @@
 //! core and on every core, the simulated solvers' cycles per node, and each
 //! built N-Queens board's modeled time.
 //!
-//! A board's time is modeled from its solvers, its clock and the cycles per
-//! node per solver measured in simulation (on the simulated build's largest
-//! N, 12, with its four solvers): on larger N the jobs are larger, so that
-//! figure is an upper bound there; the spread of the last jobs over more
-//! solvers is not modeled.
+//! A solver runs two searches (each an engine), each a node every other
+//! clock. A board's time is modeled from its searches, its clock and the
+//! cycles per node per search measured in simulation (on the simulated
+//! build's largest N, 12, with its four searches): on larger N the jobs are
+//! larger, so that figure is an upper bound there; the spread of the last
+//! jobs over more searches is not modeled.
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -14,7 +15,7 @@ use std::time::Instant;
 use anyhow::{ensure, Result};
 use serde::Serialize;
 
-use crate::build_report::BuildReport;
+use crate::build_report::{BuildReport, QUEENS_SEARCHES_PER_SOLVER};
 use crate::device::{CpuDevice, Device};
 use crate::queens_query::{self, QueensAnswer, QueensQuery};
 use crate::search::{Flow, Goal};
@@ -30,9 +31,12 @@ pub struct CpuQueens {
 /// The simulated solvers' figures for one count.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimQueens {
-    pub solvers: u8,
+    /// Searches (engines), two to a solver.
+    pub searches: u8,
     pub cycles: u64,
-    /// Cycles each solver ran, summed, per node.
+    /// Cycles each search ran, summed, per node (2 at best).
+    pub cycles_per_node_per_search: f64,
+    /// The same per solver (1 at best: a queen every clock).
     pub cycles_per_node_per_solver: f64,
 }
 
@@ -40,7 +44,8 @@ pub struct SimQueens {
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardQueens {
     pub board: String,
-    pub solvers: u16,
+    /// Searches (engines), two to a solver.
+    pub searches: u16,
     pub clock_hz: u64,
     pub fmax_mhz: f64,
     pub seconds: f64,
@@ -85,7 +90,7 @@ pub fn run(
     let all_cores = CpuDevice::all_cores().threads;
     let builds: Vec<&BuildReport> = builds.iter().filter(|b| b.engine == "queens").collect();
     // Cycles per node per solver, from the largest N simulated.
-    let mut per_solver = None;
+    let mut per_search_figure = None;
     let mut rows = Vec::new();
     for n in ns {
         log(&format!("{n}-queens: CPU, one core and {all_cores}"));
@@ -103,12 +108,14 @@ pub fn run(
                 answer.nodes
             );
             let engines = on_sim.engines.expect("a simulated device reports its engines");
+            let per_search = engines.engine_cycles as f64 / on_sim.nodes.max(1) as f64;
             let figure = SimQueens {
-                solvers: engines.engines,
+                searches: engines.engines,
                 cycles: on_sim.cycles.unwrap_or(0),
-                cycles_per_node_per_solver: engines.engine_cycles as f64 / on_sim.nodes.max(1) as f64,
+                cycles_per_node_per_search: per_search,
+                cycles_per_node_per_solver: per_search / f64::from(QUEENS_SEARCHES_PER_SOLVER),
             };
-            per_solver = Some(figure.cycles_per_node_per_solver);
+            per_search_figure = Some(per_search);
             Some(figure)
         } else {
             None
@@ -117,10 +124,10 @@ pub fn run(
             .iter()
             .filter(|b| u16::from(n) <= b.max_width)
             .filter_map(|b| {
-                let seconds = answer.nodes as f64 * per_solver? / (f64::from(b.engines) * b.clock_hz as f64);
+                let seconds = answer.nodes as f64 * per_search_figure? / (f64::from(b.engines) * b.clock_hz as f64);
                 Some(BoardQueens {
                     board: b.board.clone(),
-                    solvers: b.engines,
+                    searches: b.engines,
                     clock_hz: b.clock_hz,
                     fmax_mhz: b.fmax_mhz,
                     seconds,
@@ -154,7 +161,7 @@ pub fn text(rows: &[QueensRow]) -> String {
         let sim = row
             .simulated
             .as_ref()
-            .map_or("-".into(), |s| format!("{:.4} ({} solvers)", s.cycles_per_node_per_solver, s.solvers));
+            .map_or("-".into(), |s| format!("{:.4} ({} searches)", s.cycles_per_node_per_solver, s.searches));
         writeln!(
             out,
             "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>22}",
@@ -172,10 +179,10 @@ pub fn text(rows: &[QueensRow]) -> String {
         for board in &row.boards {
             writeln!(
                 out,
-                "{}-queens on {} ({} solvers at {:.2} MHz, Fmax {:.2}): {:.4} s modeled, {:.2}x one core",
+                "{}-queens on {} ({} searches at {:.2} MHz, Fmax {:.2}): {:.4} s modeled, {:.2}x one core",
                 row.n,
                 board.board,
-                board.solvers,
+                board.searches,
                 board.clock_hz as f64 / 1e6,
                 board.fmax_mhz,
                 board.seconds,

@@ -96,7 +96,8 @@ pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceErr
 }
 
 /// The default simulated N-Queens board (`knights queens --device sim`):
-/// four solvers for N up to 12 at the simulated board's clock and UART.
+/// four searches (two solvers) for N up to 12 at the simulated board's
+/// clock and UART.
 pub fn default_queens(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
     let design = SimDesign {
         engine: EngineKind::Queens,

@@ -33,6 +33,11 @@ pub enum Family {
 pub struct Clock {
     pub pin: String,
     pub hz: u64,
+    /// The pin is an iCE40 PLL's own pad (the iCEBreaker's 35): a PLL made
+    /// from it must take it there (`SB_PLL40_PAD`), since its pad's input
+    /// buffer cannot also feed the fabric a CORE PLL would take it from.
+    #[serde(default)]
+    pub pll_pad: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -66,8 +71,9 @@ pub enum EngineKind {
     /// a few clocks a node (`rtl/src/compact`): small, and boards up to
     /// 40x40; Warnsdorff's order always built in.
     Compact,
-    /// The N-Queens solver (`rtl/src/queens`): a queen placed every clock;
-    /// its largest N is the build's `max_width` (and `max_height`).
+    /// The N-Queens solver (`rtl/src/queens`): a queen placed every clock,
+    /// by two searches in turn (each an engine); its largest N is the
+    /// build's `max_width` (and `max_height`).
     Queens,
 }
 
@@ -479,6 +485,11 @@ mod tests {
             assert_eq!(kind.to_string().parse::<EngineKind>(), Ok(kind));
         }
         assert_eq!(EngineKind::Compact.cycles_per_node(), crate::build_report::COMPACT_CYCLES_PER_NODE);
+        // A queens engine is one of its solver's searches, a node every
+        // other clock: the RTL's pipeline has that many stages.
+        let searches = crate::build_report::QUEENS_SEARCHES_PER_SOLVER;
+        assert_eq!(usize::from(searches), knights_rtl::queens::ranks::SEARCHES_PER_PIPELINE);
+        assert_eq!(EngineKind::Queens.cycles_per_node(), f64::from(searches));
         let error = "narrow".parse::<EngineKind>().unwrap_err();
         assert!(error.contains("\"narrow\"") && error.contains("wide, compact or queens"), "{error}");
     }

@@ -30,15 +30,21 @@ fn wide() -> String {
 /// within a few percent. (`knights bench` measures each build's own.)
 pub const COMPACT_CYCLES_PER_NODE: f64 = 4.4;
 
+/// Searches an N-Queens solver runs (`rtl/src/queens/ranks.rs`: a
+/// two-stage pipeline, each stage a search's): each is an engine to the
+/// platform and to build reports.
+pub const QUEENS_SEARCHES_PER_SOLVER: u16 = 2;
+
 /// Clocks an engine of `kind` (as board files name it) takes a node: the
-/// wide engine and the N-Queens solver enter one every clock. (Build
-/// reports keep the kind by name: this module is built without the board
-/// files' `EngineKind`.)
+/// wide engine enters one every clock, an N-Queens search every other (its
+/// solver's other clocks are the other search's). (Build reports keep the
+/// kind by name: this module is built without the board files'
+/// `EngineKind`.)
 pub fn cycles_per_node(kind: &str) -> f64 {
-    if kind == "compact" {
-        COMPACT_CYCLES_PER_NODE
-    } else {
-        1.0
+    match kind {
+        "compact" => COMPACT_CYCLES_PER_NODE,
+        "queens" => f64::from(QUEENS_SEARCHES_PER_SOLVER),
+        _ => 1.0,
     }
 }
 

@@ -357,7 +357,7 @@ pub fn queens_summary(answer: &QueensAnswer) -> String {
             write!(line, " = {solver:.4} s of solver time at {} MHz", link.clock_hz as f64 / 1e6).unwrap();
         }
         if let Some(engines) = answer.engines.filter(|e| e.working() > 1) {
-            write!(line, " on {} solvers (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
+            write!(line, " on {} searches (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
         }
     }
     if answer.status == crate::search::Status::Aborted {

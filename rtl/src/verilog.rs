@@ -62,26 +62,27 @@ pub fn accelerator_verilog(
 pub const QUEENS_SIZES: [usize; 11] = [8, 10, 12, 14, 15, 16, 17, 18, 20, 24, 32];
 
 /// The N-Queens accelerator's Verilog (top module `top`) for boards up to
-/// `max_n` queens with `solvers` solvers, or `None` when that N has no
-/// instance.
-pub fn queens_accelerator_verilog(max_n: usize, solvers: usize, link: LinkSettings) -> Option<String> {
+/// `max_n` queens with `engines` searches (two to a pipeline), or `None`
+/// when that N has no instance.
+pub fn queens_accelerator_verilog(max_n: usize, engines: usize, link: LinkSettings) -> Option<String> {
     macro_rules! sizes {
-        ($(($n:literal, $stack_bits:literal)),*) => {
+        ($(($n:literal, $address_bits:literal)),*) => {
             match max_n {
-                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $stack_bits>::new(solvers, link))),)*
+                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $address_bits>::new(engines, link))),)*
                 _ => None,
             }
         };
     }
-    // (N, the bits of a rank below the last.)
-    sizes!((8, 3), (10, 4), (12, 4), (14, 4), (15, 4), (16, 4), (17, 4), (18, 5), (20, 5), (24, 5), (32, 5))
-        // The stack never reads the entry it writes in the same clock (it
-        // reads the deepest pushed rank and writes the current one, always
-        // above it; see `queens::ranks`): unmarked, its old-data logic cost
-        // an iCE40 solver 74 LUTs and 127 flip-flops. In block RAM: a solver
-        // is bound by its logic, and on the ECP5 a LUT RAM stack costs about
-        // 100 LUTs a solver (the iCE40 has only block RAM).
-        .map(|verilog| with_memory_attributes(&verilog, "$ranks$stack", "no_rw_check, ram_style = \"block\""))
+    // (N, the RAMs' address bits: a rank's, and the search's.)
+    sizes!((8, 4), (10, 5), (12, 5), (14, 5), (15, 5), (16, 5), (17, 6), (18, 6), (20, 6), (24, 6), (32, 6))
+        // A pipeline's RAMs never read the entry they write in the same
+        // clock (the read is one search's, the write the other's, each in
+        // its half; see `queens::ranks`): unmarked, the old-data logic cost
+        // an iCE40 solver 74 LUTs and 127 flip-flops. The stack in block
+        // RAM: a solver is bound by its logic, and on the ECP5 a LUT RAM
+        // stack costs about 100 LUTs a solver (the iCE40 has only block RAM).
+        .map(|verilog| with_memory_attributes(&verilog, "$stack", "no_rw_check, ram_style = \"block\""))
+        .map(|verilog| with_memory_attributes(&verilog, "$queens", "no_rw_check"))
 }
 
 /// The widths `(cell bits, level bits)` a compact build can have (see

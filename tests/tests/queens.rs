@@ -60,7 +60,7 @@ fn every_split_level_counts_exactly() {
 }
 
 #[test]
-fn one_solver_streams_the_reference_solutions_in_order_a_queen_a_clock() {
+fn one_search_streams_the_reference_solutions_in_order_a_queen_a_turn() {
     let mut device = queens_board();
     device.set_split(Some(0));
     for (n, k) in [(8u8, 100u64), (10, 25), (12, 3)] {
@@ -69,10 +69,11 @@ fn one_solver_streams_the_reference_solutions_in_order_a_queen_a_clock() {
         assert_eq!(sim.solutions, expected, "N = {n}, first {k}");
         assert_eq!((sim.nodes, sim.status), (outcome.nodes, outcome.status), "N = {n}, first {k}");
     }
-    // Counting, one solver places a queen every clock, backtracks included.
+    // Counting, one search places a queen every other clock (its solver's
+    // others are the other search's), backtracks included.
     let sim = run(&mut device, 11, Goal::CountAll, false);
     let cycles = sim.cycles.unwrap();
-    assert!(cycles <= sim.nodes + 8, "{cycles} cycles for {} nodes", sim.nodes);
+    assert!(cycles <= 2 * sim.nodes + 8, "{cycles} cycles for {} nodes", sim.nodes);
 }
 
 #[test]

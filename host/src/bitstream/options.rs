@@ -93,7 +93,8 @@ impl ClockPlan {
         match self {
             ClockPlan::Direct => None,
             ClockPlan::Ice40(p) => Some(format!(
-                "SB_PLL40_CORE {from} -> {} MHz (DIVR {} DIVF {} DIVQ {})",
+                "SB_PLL40_{} {from} -> {} MHz (DIVR {} DIVF {} DIVQ {})",
+                if board.part.clock.pll_pad { "PAD" } else { "CORE" },
                 mhz(p.out_hz),
                 p.divr,
                 p.divf,

@@ -103,17 +103,20 @@ pub fn ecp5(in_hz: u64, want_hz: u64) -> Option<Ecp5Pll> {
 }
 
 impl Ice40Pll {
-    /// An `SB_PLL40_CORE` from `input` (a fabric clock) to `output`.
-    pub fn verilog(&self, input: &str, output: &str) -> String {
+    /// The PLL from `input` to `output`: an `SB_PLL40_CORE` from a fabric
+    /// clock, or, when `input` is the PLL's own pad (`pad`), an
+    /// `SB_PLL40_PAD` that takes it there.
+    pub fn verilog(&self, input: &str, output: &str, pad: bool) -> String {
+        let (primitive, reference) = if pad { ("PAD", "PACKAGEPIN") } else { ("CORE", "REFERENCECLK") };
         format!(
-            "    SB_PLL40_CORE #(\n\
+            "    SB_PLL40_{primitive} #(\n\
              \x20       .FEEDBACK_PATH(\"SIMPLE\"),\n\
              \x20       .DIVR(4'd{}),\n\
              \x20       .DIVF(7'd{}),\n\
              \x20       .DIVQ(3'd{}),\n\
              \x20       .FILTER_RANGE(3'd{})\n\
              \x20   ) pll (\n\
-             \x20       .REFERENCECLK({input}),\n\
+             \x20       .{reference}({input}),\n\
              \x20       .PLLOUTGLOBAL({output}),\n\
              \x20       .RESETB(1'b1),\n\
              \x20       .BYPASS(1'b0)\n\
@@ -203,9 +206,11 @@ mod tests {
 
     #[test]
     fn verilog_names_the_clocks() {
-        let text = ice40(100_000_000, 25_000_000).unwrap().verilog("clock_pin", "engine_clock");
+        let text = ice40(100_000_000, 25_000_000).unwrap().verilog("clock_pin", "engine_clock", false);
         assert!(text.contains("SB_PLL40_CORE") && text.contains(".REFERENCECLK(clock_pin)"));
         assert!(text.contains(".PLLOUTGLOBAL(engine_clock)"));
+        let text = ice40(12_000_000, 30_000_000).unwrap().verilog("clock_pin", "engine_clock", true);
+        assert!(text.contains("SB_PLL40_PAD") && text.contains(".PACKAGEPIN(clock_pin)"));
         let text = ecp5(25_000_000, 50_000_000).unwrap().verilog("clock_pin", "engine_clock", 25_000_000);
         assert!(text.contains("EHXPLLL") && text.contains(".CLKFB(engine_clock)"));
     }

@@ -84,7 +84,7 @@ pub fn wrapper_verilog(board: &Board, plan: &ClockPlan) -> String {
     writeln!(v, "    wire design_clock;").unwrap();
     match plan {
         ClockPlan::Direct => writeln!(v, "    assign design_clock = {};", port::CLOCK).unwrap(),
-        ClockPlan::Ice40(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock")),
+        ClockPlan::Ice40(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock", board.part.clock.pll_pad)),
         ClockPlan::Ecp5(p) => v.push_str(&p.verilog(port::CLOCK, "design_clock", board.part.clock.hz)),
     }
     writeln!(v, "    wire led_busy, led_found;").unwrap();

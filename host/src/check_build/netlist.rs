@@ -76,6 +76,7 @@ fn ice40(board: &Board, dir: &Path) -> Result<Netlist> {
     command.args(["-s", "-n", "knights_board", "-d", &board.part.package, "-p"]).arg(&pcf).arg(&asc);
     let text = run_tool(&mut command, "install IceStorm (Debian fpga-icestorm; scripts/setup.sh does)")?;
     let (clock_hz, clock_note) = ice40_clock(board, &text)?;
+    let text = pll_pad_on_clock_pin(&text);
     let pins = Pins::named_by_constraints();
     let checked = pins.check(board, &ice40_port_directions(&text));
     let design = undeclare_ports(&text);
@@ -83,7 +84,7 @@ fn ice40(board: &Board, dir: &Path) -> Result<Netlist> {
         .context("cannot read yosys's iCE40 cell models")?;
     // yosys's PLL is a black box: ICE40_PLL passes the clock through (the
     // simulator's clock is the PLL's output, derived above).
-    let library = without_module(&library, "SB_PLL40_CORE");
+    let library = without_module(&without_module(&library, "SB_PLL40_CORE"), "SB_PLL40_PAD");
     // Verilator takes no default values on ports; icebox_vlog connects
     // every RAM port, so none is needed.
     let verilog = match &checked {
@@ -125,8 +126,11 @@ fn ice40_clock(board: &Board, text: &str) -> Result<(f64, String)> {
     if plls == 0 {
         return Ok((oscillator, format!("{} MHz from the oscillator, no PLL", oscillator / 1e6)));
     }
-    if plls > 1 || !text.contains("SB_PLL40_CORE #(") || !text.contains(".FEEDBACK_PATH(\"SIMPLE\")") {
-        bail!("the bitstream's PLL is not one SB_PLL40_CORE in simple feedback, which the check models");
+    let core_or_pad = text.contains("SB_PLL40_CORE #(") || text.contains("SB_PLL40_PAD #(");
+    if plls > 1 || !core_or_pad || !text.contains(".FEEDBACK_PATH(\"SIMPLE\")") {
+        bail!(
+            "the bitstream's PLL is not one SB_PLL40_CORE or SB_PLL40_PAD in simple feedback, which the check models"
+        );
     }
     // icebox_vlog writes each divider as `.DIVR(4'b0000),`.
     let divider = |name: &str| -> Result<u32> {
@@ -143,6 +147,18 @@ fn ice40_clock(board: &Board, text: &str) -> Result<(f64, String)> {
         oscillator / 1e6
     );
     Ok((hz, note))
+}
+
+/// A PLL on its pad takes the clock pin there, which icebox_vlog leaves
+/// unconnected (its own net on the PLL, the port unmatched): the pin is put
+/// back on the PLL.
+fn pll_pad_on_clock_pin(text: &str) -> String {
+    let Some(pll) = text.find("SB_PLL40_PAD #(") else { return text.to_string() };
+    let Some(at) = text[pll..].find(".PACKAGEPIN(").map(|at| pll + at + ".PACKAGEPIN(".len()) else {
+        return text.to_string();
+    };
+    let end = text[at..].find(')').map_or(at, |end| at + end);
+    format!("{}{}{}", &text[..at], port::CLOCK, &text[end..])
 }
 
 /// `text` without the module called `name` (and what comes between it and
@@ -574,6 +590,13 @@ mod tests {
         assert_eq!(hz, 25e6, "100 MHz × 8 / 32");
         assert!(note.contains("DIVR 0, DIVF 7, DIVQ 5"), "{note}");
         assert_eq!(ice40_clock(&board, "module chip (); endmodule").unwrap().0, 100e6);
+        // On its pad (the iCEBreaker's): the same dividers, and the pin put
+        // back on the PLL.
+        let board = crate::boards::find("icebreaker").unwrap();
+        let text = "SB_PLL40_PAD #(\n  .FEEDBACK_PATH(\"SIMPLE\"),\n  .DIVR(4'b0000),\n  .DIVF(7'b1000111),\n  .DIVQ(3'b101),\n\
+                    ) PLL_12_31 (\n  .PACKAGEPIN(n5760),\n  .PLLOUTGLOBAL(n8),\n";
+        assert_eq!(ice40_clock(&board, text).unwrap().0, 27e6, "12 MHz × 72 / 32");
+        assert!(pll_pad_on_clock_pin(text).contains(".PACKAGEPIN(clock_pin),\n  .PLLOUTGLOBAL(n8)"));
     }
 
     #[test]

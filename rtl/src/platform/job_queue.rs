@@ -14,7 +14,6 @@
 use rust_hdl::prelude::*;
 
 use super::engine_port::JOB_PATH_BITS;
-use super::{engine_bit, engines_below};
 
 /// The queue holds `2^QUEUE_BITS` jobs: one block RAM deep. (16 places ran
 /// twenty 6x6 engines 22% slower: they ran out of jobs while the walker
@@ -47,9 +46,6 @@ pub struct JobQueue {
     /// The queue is empty and the walker is done: no job will come.
     pub over: Signal<Out, bool>,
 
-    one_hot: Vec<Constant<Bits<MAX_CLIENTS>>>,
-    // The clients numbered below each one (served first).
-    lower: Vec<Constant<Bits<MAX_CLIENTS>>>,
     room: Constant<Bits<16>>,
     // One engine never shares: the queue then synthesises away.
     sharing: Constant<bool>,
@@ -88,8 +84,6 @@ impl JobQueue {
             number: Default::default(),
             space: Default::default(),
             over: Default::default(),
-            one_hot: (0..clients).map(|i| Constant::new(engine_bit(i))).collect(),
-            lower: (0..clients).map(|i| Constant::new(engines_below(i))).collect(),
             // The walker sees the room a clock late, and up to three jobs
             // are on their way (its found pulse, the push register, the
             // count), so it is told the queue is full four places early.
@@ -151,14 +145,11 @@ impl Logic for JobQueue {
         self.available.next = self.count.q.val().any() & self.sharing.val();
         self.asking.next = self.registered_requests.q.val() & !(self.granted.q.val() | self.granted_before.q.val());
         self.taken.next = self.available.val() & self.asking.val().any();
+        // (The lowest set bit, through the carry chain: a priority chain
+        // over the engines was the 85F build's longest path with 64.)
         self.granted.d.next = 0.into();
-        for i in 0..self.one_hot.len() {
-            if self.available.val()
-                & (self.asking.val() & self.one_hot[i].val()).any()
-                & !(self.asking.val() & self.lower[i].val()).any()
-            {
-                self.granted.d.next = self.one_hot[i].val();
-            }
+        if self.available.val() {
+            self.granted.d.next = self.asking.val() & (!self.asking.val() + 1);
         }
         self.paths.read_address.next = self.tail.q.val();
         self.numbers.read_address.next = self.tail.q.val();

@@ -47,11 +47,6 @@ pub fn engine_bit(i: usize) -> Bits<MAX_ENGINES> {
     Bits::<MAX_ENGINES>::default().replace_bit(i, true)
 }
 
-/// The bits of the engines numbered below `i`.
-pub(crate) fn engines_below(i: usize) -> Bits<MAX_ENGINES> {
-    (0..i).fold(Bits::<MAX_ENGINES>::default(), |bits, j| bits.replace_bit(j, true))
-}
-
 /// The link's build-time parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinkSettings {
@@ -131,8 +126,8 @@ pub struct Platform {
     totals: Totals,
     arbiter: ResultArbiter,
 
-    engine_number: Vec<Constant<Bits<8>>>,
     engine_one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
+    engine_number: Vec<Constant<Bits<8>>>,
     // One engine never splits: its job logic then synthesises away.
     sharing: Constant<bool>,
     status_found: Constant<Bits<8>>,
@@ -177,6 +172,18 @@ pub struct Platform {
     count_run: DFF<bool>,
     limited: DFF<bool>,
     result_limit: DFF<Bits<32>>,
+    // Registered so the arguments' judgement and the engines' start (each
+    // a long way across the chip) take a clock each: the payload stands
+    // still for the frame's CRC bytes before a SOLVE is taken.
+    argument_refusal: DFF<Bits<8>>,
+    // The K-th result is out (taken a clock before): registered, as the
+    // engines' cancel, which it drives, ends deep in their logic.
+    limit_reached: DFF<bool>,
+    start_engines: Vec<DFF<bool>>,
+    // The two clocks after a SOLVE is taken, before the totals can see the
+    // engines it started (`quiet` is of the clock before).
+    starting: DFF<bool>,
+    started: DFF<bool>,
 
     count_flag: Signal<Local, bool>,
     limit: Signal<Local, Bits<32>>,
@@ -185,7 +192,6 @@ pub struct Platform {
     use_engines: Signal<Local, Bits<8>>,
     request_chain: Vec<Signal<Local, Bits<MAX_ENGINES>>>,
     accepted: Signal<Local, bool>,
-    limit_reached: Signal<Local, bool>,
     stopping: Signal<Local, bool>,
     sending_result: Signal<Local, bool>,
     final_status: Signal<Local, Bits<8>>,
@@ -233,8 +239,8 @@ impl Platform {
             queue: JobQueue::new(engines),
             totals: Totals::new(engines),
             arbiter: ResultArbiter::new(engines),
-            engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             engine_one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
+            engine_number: (0..engines).map(|i| Constant::new((i as u64).into())).collect(),
             sharing: Constant::new(engines > 1),
             status_found: constant(status::FOUND),
             status_exhausted: constant(status::EXHAUSTED),
@@ -274,6 +280,11 @@ impl Platform {
             count_run: Default::default(),
             limited: Default::default(),
             result_limit: Default::default(),
+            argument_refusal: Default::default(),
+            limit_reached: Default::default(),
+            start_engines: (0..engines).map(|_| Default::default()).collect(),
+            starting: Default::default(),
+            started: Default::default(),
             count_flag: Default::default(),
             limit: Default::default(),
             split: Default::default(),
@@ -281,7 +292,6 @@ impl Platform {
             use_engines: Default::default(),
             request_chain: per_engine(engines),
             accepted: Default::default(),
-            limit_reached: Default::default(),
             stopping: Default::default(),
             sending_result: Default::default(),
             final_status: Default::default(),
@@ -310,7 +320,11 @@ impl Logic for Platform {
             error_command,
             count_run,
             limited,
-            result_limit
+            result_limit,
+            argument_refusal,
+            limit_reached,
+            starting,
+            started
         );
         clock!(self, clock, receiver, transmitter, commands, responses, queue, totals, arbiter);
 
@@ -333,15 +347,19 @@ impl Logic for Platform {
         self.split.next = self.commands.payload.val().get_bits::<8>(72);
         self.use_engines.next = self.commands.payload.val().get_bits::<8>(80);
         self.path_length.next = self.commands.payload.val().get_bits::<8>(88);
-        self.limit_reached.next = !self.count_run.q.val()
+        self.limit_reached.d.next = !self.count_run.q.val()
             & self.limited.q.val()
             & (self.totals.results.val().get_bits::<32>(0) == self.result_limit.q.val());
-        self.stopping.next = self.abort_requested.q.val() | self.limit_reached.val();
+        self.stopping.next = self.abort_requested.q.val() | self.limit_reached.q.val();
 
         // Every engine sees the arguments; a new search starts those it runs
         // on (set below).
+        self.starting.d.next = false;
+        self.started.d.next = self.starting.q.val();
         for i in 0..self.engines.len() {
-            self.engines[i].start.next = false;
+            self.start_engines[i].clock.next = self.clock.val();
+            self.start_engines[i].d.next = false;
+            self.engines[i].start.next = self.start_engines[i].q.val();
             self.engines[i].arguments.next = self.commands.payload.val().get_bits::<ARGUMENT_BITS>(0);
             self.engines[i].path_length.next = self.path_length.val();
             self.engines[i].path.next = self.commands.payload.val().get_bits::<JOB_PATH_BITS>(96);
@@ -404,7 +422,7 @@ impl Logic for Platform {
         if self.abort_requested.q.val() {
             self.final_status.next = self.status_aborted.val();
         }
-        if self.limit_reached.val() {
+        if self.limit_reached.q.val() {
             self.final_status.next = self.status_found.val();
         }
 
@@ -457,7 +475,12 @@ impl Logic for Platform {
             } else if self.progress_due.q.val() {
                 self.responses.header.next = (self.progress_frame.val() | self.counters.val()).replace_bit(32, true);
                 self.progress_due.d.next = false;
-            } else if self.searching.q.val() & self.totals.quiet.val() & !self.arbiter.streaming.val() {
+            } else if self.searching.q.val()
+                & self.totals.quiet.val()
+                & !self.arbiter.streaming.val()
+                & !self.starting.q.val()
+                & !self.started.q.val()
+            {
                 self.responses.header.next = self.done_frame.val()
                     | self.counters.val()
                     | (bit_cast::<FRAME_BITS, 8>(self.final_status.val()) << 32);
@@ -481,15 +504,16 @@ impl Logic for Platform {
 
         // Why SOLVE cannot start a search (0: it can): the engines' say,
         // and the platform's on the split level and on running searches.
-        self.rejection.next = self.engines[0].refusal.val();
+        self.argument_refusal.d.next = self.engines[0].refusal.val();
         // A path must leave the split level below its end (that is where
         // its jobs lie); a one-engine build ignores the split level.
         if (self.split.val() >= self.split_limit.val())
             | (self.path_length.val() >= self.path_limit.val())
             | (self.sharing.val() & self.split.val().any() & (self.split.val() <= self.path_length.val()))
         {
-            self.rejection.next = self.err_bad_argument.val();
+            self.argument_refusal.d.next = self.err_bad_argument.val();
         }
+        self.rejection.next = self.argument_refusal.q.val();
         if self.searching.q.val() {
             self.rejection.next = self.err_busy.val();
         }
@@ -527,12 +551,16 @@ impl Logic for Platform {
         }
         if self.accepted.val() {
             // Split level 0: engine 0 alone searches the whole tree;
-            // otherwise the first `use_engines` (0: all) share it.
+            // otherwise the first `use_engines` (0: all) share it. (They
+            // start a clock later, from the registers.)
             for i in 0..self.engines.len() {
-                self.engines[i].start.next = !self.engine_number[i].val().any()
+                self.start_engines[i].d.next = !self.engine_number[i].val().any()
                     | (self.split.val().any()
                         & (!self.use_engines.val().any() | (self.engine_number[i].val() < self.use_engines.val())));
             }
+            self.starting.d.next = true;
+            // (Not the last search's, while the totals clear.)
+            self.limit_reached.d.next = false;
             self.searching.d.next = true;
             self.abort_requested.d.next = false;
             self.count_run.d.next = self.count_flag.val();

@@ -39,7 +39,10 @@ pub struct Totals {
     pub engine_cycles: Signal<Out, Bits<48>>,
     /// Some engine ran in the clock summed last.
     pub ran: Signal<Out, bool>,
-    /// Every engine has stopped and its last pulses are in the totals.
+    /// Every engine has stopped and its last pulses are in the totals (as
+    /// of the clock before: registered, as the engines' `busy` come from
+    /// all over the chip; an engine started in the clock before is not
+    /// counted yet).
     pub quiet: Signal<Out, bool>,
 
     // Several engines: their clocks are summed (one engine's counter
@@ -52,6 +55,7 @@ pub struct Totals {
     node_count: DFF<Bits<48>>,
     cycle_total: DFF<Bits<48>>,
     engine_cycle_total: DFF<Bits<48>>,
+    quiet_then: DFF<bool>,
     busy_chain: Vec<Signal<Local, bool>>,
     any_busy: Signal<Local, bool>,
     node_sum: Signal<Local, Bits<16>>,
@@ -86,6 +90,7 @@ impl Totals {
             node_count: Default::default(),
             cycle_total: Default::default(),
             engine_cycle_total: Default::default(),
+            quiet_then: Default::default(),
             busy_chain: per_engine(engines),
             any_busy: Default::default(),
             node_sum: Default::default(),
@@ -98,7 +103,7 @@ impl Totals {
 impl Logic for Totals {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, result_total, node_count, cycle_total, engine_cycle_total);
+        dff_setup!(self, clock, result_total, node_count, cycle_total, engine_cycle_total, quiet_then);
         clock!(self, clock, node_tree, solution_tree, running_tree);
         for i in 0..TERMS {
             self.node_tree.terms[i].next = 0.into();
@@ -157,7 +162,8 @@ impl Logic for Totals {
         }
         self.ran.next = self.running_sum.val().any();
         // (The sums in the trees' registers count too.)
-        self.quiet.next = !self.any_busy.val()
+        self.quiet.next = self.quiet_then.q.val();
+        self.quiet_then.d.next = !self.any_busy.val()
             & !self.node_tree.any_now.val()
             & !self.solution_tree.any_now.val()
             & !self.running_tree.any_now.val()
@@ -202,6 +208,9 @@ mod tests {
             x.running[0].next = false;
             x.running[1].next = false;
             x.busy[0].next = false;
+            wait_clock_cycle!(sim, clock, x);
+            // (Registered: a clock later.)
+            sim_assert!(sim, !x.quiet.val(), x);
             wait_clock_cycle!(sim, clock, x);
             sim_assert!(sim, x.quiet.val(), x);
             sim_assert_eq!(sim, x.node_total.val(), 1 + 2 + 3 + 4 + 4 * 9, x);

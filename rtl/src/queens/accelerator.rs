@@ -7,14 +7,16 @@ use knights_protocol::feature;
 use rust_hdl::prelude::*;
 
 use super::arguments::QueensArguments;
+use super::ranks::{RankPipeline, RankPort, SEARCHES_PER_PIPELINE};
 use super::{QueensEngine, MAX_JOB_RANKS};
 use crate::engine::JobRole;
 use crate::platform::{BuildIdentity, EnginePort, LinkSettings, Platform};
 
-/// The serial-linked accelerator for boards up to `NB` queens (`EW`, `SB`:
-/// a solver's stack entry and address bits).
+/// The serial-linked accelerator for boards up to `NB` queens (`EW`, `AB`:
+/// a pipeline's stack entry and address bits). Each pipeline runs two
+/// searches, each an engine to the platform.
 #[derive(LogicBlock)]
-pub struct QueensAccelerator<const NB: usize, const EW: usize, const SB: usize> {
+pub struct QueensAccelerator<const NB: usize, const EW: usize, const AB: usize> {
     pub clock: Signal<In, Clock>,
     /// Serial data from the host.
     pub uart_rx: Signal<In, bool>,
@@ -25,13 +27,19 @@ pub struct QueensAccelerator<const NB: usize, const EW: usize, const SB: usize> 
     /// The current or last search has found a solution.
     pub led_found: Signal<Out, bool>,
     platform: Platform,
-    // SOLVE's arguments, read once for every solver.
+    // SOLVE's arguments, read once for every search.
     request: QueensArguments<NB>,
-    engines: Vec<QueensEngine<NB, EW, SB>>,
+    pipelines: Vec<RankPipeline<NB, EW, AB>>,
+    // Two to a pipeline; with an odd number, the last pipeline's second
+    // search has a spare machine that is never started (its search idles,
+    // its outputs go nowhere).
+    engines: Vec<QueensEngine>,
+    spare: Vec<QueensEngine>,
 }
 
-impl<const NB: usize, const EW: usize, const SB: usize> QueensAccelerator<NB, EW, SB> {
-    pub fn new(solvers: usize, link: LinkSettings) -> Self {
+impl<const NB: usize, const EW: usize, const AB: usize> QueensAccelerator<NB, EW, AB> {
+    /// `engines` searches (the platform's engines), two to a pipeline.
+    pub fn new(engines: usize, link: LinkSettings) -> Self {
         let build = BuildIdentity {
             max_width: NB as u8,
             max_height: NB as u8,
@@ -41,26 +49,29 @@ impl<const NB: usize, const EW: usize, const SB: usize> QueensAccelerator<NB, EW
             // QUEENS carries no path (its path bytes must be 0).
             path_limit: 1,
         };
+        let pipelines = engines.div_ceil(SEARCHES_PER_PIPELINE);
         QueensAccelerator {
             clock: Default::default(),
             uart_rx: Default::default(),
             uart_tx: Default::default(),
             led_busy: Default::default(),
             led_found: Default::default(),
-            platform: Platform::new(solvers, build, link),
+            platform: Platform::new(engines, build, link),
             request: Default::default(),
-            engines: (0..solvers)
+            pipelines: (0..pipelines).map(|_| Default::default()).collect(),
+            engines: (0..engines)
                 .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }))
                 .collect(),
+            spare: (engines..pipelines * SEARCHES_PER_PIPELINE).map(|_| QueensEngine::new(JobRole::Worker)).collect(),
         }
     }
 }
 
-impl<const NB: usize, const EW: usize, const SB: usize> Logic for QueensAccelerator<NB, EW, SB> {
+impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensAccelerator<NB, EW, AB> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, platform, request);
-        // Every solver gets the same arguments, and engine 0 starts with
+        // Every search gets the same arguments, and engine 0 starts with
         // every search.
         self.request.arguments.next = self.platform.engines[0].arguments.val();
         self.request.latch.next = self.platform.engines[0].start.val();
@@ -68,15 +79,49 @@ impl<const NB: usize, const EW: usize, const SB: usize> Logic for QueensAccelera
         self.uart_tx.next = self.platform.uart_tx.val();
         self.led_busy.next = self.platform.led_busy.val();
         self.led_found.next = self.platform.led_found.val();
+        for p in 0..self.pipelines.len() {
+            self.pipelines[p].clock.next = self.clock.val();
+            self.pipelines[p].full.next = self.request.full.val();
+            self.pipelines[p].first_files.next = self.request.first_files.val();
+            self.pipelines[p].last_slot.next = self.request.last_slot.val();
+        }
+        for p in 0..(self.pipelines.len() - self.spare.len()) {
+            RankPort::join(&mut self.engines[2 * p].data, &mut self.pipelines[p].searches[0]);
+            RankPort::join(&mut self.engines[2 * p + 1].data, &mut self.pipelines[p].searches[1]);
+        }
         for i in 0..self.engines.len() {
             self.engines[i].clock.next = self.clock.val();
-            EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
             self.engines[i].n.next = self.request.n.val();
-            self.engines[i].full.next = self.request.full.val();
-            self.engines[i].first_files.next = self.request.first_files.val();
-            self.engines[i].last_slot.next = self.request.last_slot.val();
             self.engines[i].count_all.next = self.request.count_all.val();
             self.engines[i].refusal.next = self.request.refusal.val();
+            EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
+        }
+        // The spare, if any, and the last engine share the last pipeline.
+        // (rust-hdl reads an index only with loop variables in it, so
+        // one-pass loops name the last engine and pipeline.)
+        for s in 0..self.spare.len() {
+            for e in (self.engines.len() - 1)..self.engines.len() {
+                for p in (self.pipelines.len() - 1)..self.pipelines.len() {
+                    RankPort::join(&mut self.engines[e].data, &mut self.pipelines[p].searches[0]);
+                    RankPort::join(&mut self.spare[s].data, &mut self.pipelines[p].searches[1]);
+                }
+            }
+            self.spare[s].clock.next = self.clock.val();
+            self.spare[s].n.next = self.request.n.val();
+            self.spare[s].count_all.next = self.request.count_all.val();
+            self.spare[s].refusal.next = self.request.refusal.val();
+            self.spare[s].port.start.next = false;
+            self.spare[s].port.cancel.next = false;
+            self.spare[s].port.arguments.next = 0.into();
+            self.spare[s].port.split_level.next = 0.into();
+            self.spare[s].port.path.next = 0.into();
+            self.spare[s].port.path_length.next = 0.into();
+            self.spare[s].port.jobs.space.next = false;
+            self.spare[s].port.jobs.grant.next = false;
+            self.spare[s].port.jobs.path.next = 0.into();
+            self.spare[s].port.jobs.number.next = 0.into();
+            self.spare[s].port.jobs.over.next = true;
+            self.spare[s].port.item_ready.next = false;
         }
     }
 }

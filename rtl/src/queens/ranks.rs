@@ -1,86 +1,140 @@
-//! The N-Queens solver's data path: the current rank in registers, the
-//! ranks below it with files left in a stack RAM, and a queen placed each
+//! The N-Queens solver's data path: two searches in a two-stage pipeline,
+//! each placing a queen every other clock, so the pipeline places one every
 //! clock.
 //!
-//! The current rank holds the files and both diagonals attacked from the
-//! ranks below and its untried files. Each clock places a queen on its
-//! lowest untried file and then, in the same clock, picks the next rank to
-//! work on:
+//! A search's state is its current rank (the files and both diagonals
+//! attacked from the ranks below, its untried files) and the ranks below it
+//! with files left, kept in a stack RAM with a bit per rank (`open_ranks`)
+//! marking them. A step takes two clocks:
 //!
-//! - the rank above, when it has a free file (a descent; the current rank,
-//!   if it has files left, is pushed: written to the stack at its rank);
-//! - else the current rank again, when it has files left;
-//! - else the deepest pushed rank, whose entry the stack has been reading
-//!   all along (a backtrack over any number of ranks, still a queen a
-//!   clock).
+//! - **Stage A** places a queen on the current rank's lowest untried file
+//!   (or a job's forced one) and works out the next rank's attacks and free
+//!   files. It writes the current rank to the stack with the files it has
+//!   left, every clock, whether or not the rank will be kept there: the
+//!   current rank is never marked, so the entry only counts once stage B
+//!   marks it.
+//! - **Stage B** picks the next rank to work on: the rank above, when it has
+//!   a free file (a descent; the current rank is marked if it has files
+//!   left); else the current rank again, read back from the stack; else the
+//!   deepest marked rank (a backtrack over any number of ranks). It hands the
+//!   stack the rank it reads, so the entry is there when the search is next
+//!   in stage A (`from_stack`).
 //!
-//! A bit per rank, `open_ranks`, marks the pushed ranks. The stack's read
-//! is registered (a block RAM's), so its address is the deepest pushed rank
-//! as the clock begins, and a popped rank's entry is the read data in the
-//! next clock (`from_stack`). A rank is written only when it is left upward
-//! and read only once a deeper rank has been worked on, so the read never
-//! meets a write to the same entry. The stack is a RAM, not registers with
-//! a multiplexer over the ranks, so a solver's logic grows with N, not N²:
-//! on the FPGA it is block RAM (or LUT RAM), 4 N bits an entry.
+//! While one search is in stage A the other is in stage B: the registers
+//! of stage A hold one search, those of stage B the other, and stage B
+//! writes its search's next state into stage A's registers. The stack and
+//! the queens' RAM hold both, a search's half chosen by the top address
+//! bit, so a read and a write in one clock are always of different searches'
+//! entries. A search that places no queen (paused: a solution streamed out,
+//! waiting for a job) is kept the same way: written, and read back.
+//!
+//! Each search is driven by its own state machine through a [`RankPort`],
+//! acting in the clocks it is in stage A (`turn`). Splitting the step
+//! halves the logic between registers (the clock) for about the same logic:
+//! a search's step is a chain (the lowest untried file, the next rank's
+//! free files, whether any is free, the next state) that no single search
+//! can overlap with its next step.
 //!
 //! Ranks are kept in *slots*: rank `r` in slot `NB - 1 - r`, so the deepest
-//! pushed rank is the lowest set bit of `open_ranks` and the next rank's slot
-//! is one lower. Slot vectors are one-hot. The stack's address is the rank
-//! (from 0): the last rank is never pushed, so 16 entries serve boards up to
-//! 17, a 16-deep LUT RAM or one block RAM's width.
+//! marked rank is the lowest set bit of `open_ranks` and the next rank's
+//! slot is one lower. Slot vectors are one-hot. A rank's number has
+//! `AB - 1` bits; the RAMs' addresses add the search's bit on top.
 
 use rust_hdl::prelude::*;
 
 /// Bits of a file's or a rank's number (boards up to 32).
 const NUMBER_BITS: usize = 5;
 
-#[derive(LogicBlock)]
-pub struct RankStack<const NB: usize, const EW: usize, const SB: usize> {
-    pub clock: Signal<In, Clock>,
-    /// The board's files, the files the first rank may take, and the last
-    /// rank's slot.
-    pub full: Signal<In, Bits<NB>>,
-    pub first_files: Signal<In, Bits<NB>>,
-    pub last_slot: Signal<In, Bits<NB>>,
+/// Searches a pipeline serves (one per stage).
+pub const SEARCHES_PER_PIPELINE: usize = 2;
+
+/// A search's state machine's side of its link to the pipeline. Inputs are
+/// read, and outputs taken, in the clocks of its `turn`, except those that
+/// say otherwise (the queen just placed, a solution's files).
+#[derive(LogicInterface, Default)]
+#[join = "RankSocket"]
+pub struct RankPort {
+    /// The search is in stage A this clock.
+    pub turn: Signal<In, bool>,
     /// Enters the first rank with nothing placed; its files are to be
     /// searched when `root_open` (else it only takes a replayed job's queen).
-    pub root: Signal<In, bool>,
-    pub root_open: Signal<In, bool>,
+    pub root: Signal<Out, bool>,
+    pub root_open: Signal<Out, bool>,
     /// Places a queen on the current rank: its lowest untried file, or with
     /// `forced`, `forced_file` (a job's path replayed: nothing else is tried
     /// there, and the next rank is entered whatever `open_child` says). The
     /// next rank is entered if it has a free file and `open_child` (a job
     /// handed to another engine is not).
+    pub place: Signal<Out, bool>,
+    pub forced: Signal<Out, bool>,
+    pub forced_file: Signal<Out, Bits<8>>,
+    pub open_child: Signal<Out, bool>,
+    /// Some rank of the path has a file left: there is a queen to place.
+    pub searching: Signal<In, bool>,
+    /// The current rank (from 0), and whether it is the last (a solution).
+    pub rank: Signal<In, Bits<8>>,
+    pub at_last_rank: Signal<In, bool>,
+    /// The rank and file of the queen placed in a turn, in the clock after
+    /// it (registered, from stage B).
+    pub placed_rank: Signal<In, Bits<8>>,
+    pub placed_file: Signal<In, Bits<8>>,
+    /// The queen's file on rank `read_rank`, given in a turn, in the clock
+    /// after it (a solution streamed out).
+    pub read_rank: Signal<Out, Bits<8>>,
+    pub read_file: Signal<In, Bits<8>>,
+}
+
+/// The pipeline's side of [`RankPort`], every direction turned round.
+#[derive(LogicInterface, Default)]
+#[join = "RankPort"]
+pub struct RankSocket {
+    pub turn: Signal<Out, bool>,
+    pub root: Signal<In, bool>,
+    pub root_open: Signal<In, bool>,
     pub place: Signal<In, bool>,
     pub forced: Signal<In, bool>,
     pub forced_file: Signal<In, Bits<8>>,
     pub open_child: Signal<In, bool>,
-    /// Some rank of the path has a file left: there is a queen to place.
     pub searching: Signal<Out, bool>,
-    /// Where the queen goes this clock (slot), its file, and whether that is
-    /// the last rank (a solution).
-    pub slot: Signal<Out, Bits<NB>>,
-    pub file: Signal<Out, Bits<8>>,
+    pub rank: Signal<Out, Bits<8>>,
     pub at_last_rank: Signal<Out, bool>,
-    /// The queen's file on the rank of `read_slot` (a solution streamed out).
-    pub read_slot: Signal<In, Bits<NB>>,
+    pub placed_rank: Signal<Out, Bits<8>>,
+    pub placed_file: Signal<Out, Bits<8>>,
+    pub read_rank: Signal<In, Bits<8>>,
     pub read_file: Signal<Out, Bits<8>>,
+}
+
+/// Two searches of boards up to `NB` queens (`EW` = 4 `NB`: a stack entry;
+/// `AB`: the RAMs' address bits, a rank's and the search's).
+#[derive(LogicBlock)]
+pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// The board's files, the files the first rank may take, and the last
+    /// rank's slot (the same for both searches).
+    pub full: Signal<In, Bits<NB>>,
+    pub first_files: Signal<In, Bits<NB>>,
+    pub last_slot: Signal<In, Bits<NB>>,
+    /// Search 0 is in stage A when `phase` is clear, search 1 when set.
+    pub searches: Vec<RankSocket>,
 
     top_slot: Constant<Bits<NB>>,
     // The numbers 0 to NB - 1 (files), and each slot's rank.
     index: Vec<Constant<Bits<NUMBER_BITS>>>,
-    rank_of: Vec<Constant<Bits<SB>>>,
+    rank_of: Vec<Constant<Bits<AB>>>,
+    // Each search's `phase`, and its half of the RAMs.
+    phase_of: Vec<Constant<bool>>,
+    half_of: Vec<Constant<Bits<AB>>>,
     // Where the rising and falling diagonals and the untried files sit in a
     // stack entry (the attacked files at bit 0).
     rising_at: Constant<Bits<8>>,
     falling_at: Constant<Bits<8>>,
     untried_at: Constant<Bits<8>>,
 
-    // The current rank: its slot and its number (the largest board's last
-    // rank wraps to 0), what attacks it, its untried files (unless it was
-    // just popped: `from_stack`).
+    phase: DFF<bool>,
+    // Stage A: a search's state. Its current rank (slot and number), what
+    // attacks it, its untried files (unless just read back: `from_stack`).
     current: DFF<Bits<NB>>,
-    rank: DFF<Bits<SB>>,
+    rank: DFF<Bits<AB>>,
     files: DFF<Bits<NB>>,
     rising: DFF<Bits<NB>>,
     falling: DFF<Bits<NB>>,
@@ -88,14 +142,19 @@ pub struct RankStack<const NB: usize, const EW: usize, const SB: usize> {
     from_stack: DFF<bool>,
     active: DFF<bool>,
     open_ranks: DFF<Bits<NB>>,
-    stack: RAM<Bits<EW>, SB>,
+    stack: RAM<Bits<EW>, AB>,
     // Each rank's queen, for a solution streamed out.
-    queen: Vec<DFF<Bits<NUMBER_BITS>>>,
+    queens: RAM<Bits<NUMBER_BITS>, AB>,
 
-    // The deepest pushed rank, and its number (an OR chain over the bits).
-    deepest: Signal<Local, Bits<NB>>,
-    deepest_chain: Vec<Signal<Local, Bits<SB>>>,
-    deepest_rank: Signal<Local, Bits<SB>>,
+    // Stage A's search and its state machine's orders.
+    half_a: Signal<Local, Bits<AB>>,
+    place: Signal<Local, bool>,
+    forced: Signal<Local, bool>,
+    forced_file: Signal<Local, Bits<8>>,
+    open_child: Signal<Local, bool>,
+    root: Signal<Local, bool>,
+    root_open: Signal<Local, bool>,
+    read_rank: Signal<Local, Bits<8>>,
     entry: Signal<Local, Bits<EW>>,
     entry_rising: Signal<Local, Bits<EW>>,
     entry_falling: Signal<Local, Bits<EW>>,
@@ -113,9 +172,32 @@ pub struct RankStack<const NB: usize, const EW: usize, const SB: usize> {
     child_rising: Signal<Local, Bits<NB>>,
     child_falling: Signal<Local, Bits<NB>>,
     child_free: Signal<Local, Bits<NB>>,
+    at_last: Signal<Local, bool>,
+    // The deepest marked rank, and its number (an OR chain over the bits).
+    deepest: Signal<Local, Bits<NB>>,
+    deepest_chain: Vec<Signal<Local, Bits<AB>>>,
+    deepest_rank: Signal<Local, Bits<AB>>,
+
+    // Stage B: the other search, as stage A left it.
+    b_current: DFF<Bits<NB>>,
+    b_rank: DFF<Bits<AB>>,
+    b_open: DFF<Bits<NB>>,
+    b_left_any: DFF<bool>,
+    b_child_files: DFF<Bits<NB>>,
+    b_child_rising: DFF<Bits<NB>>,
+    b_child_falling: DFF<Bits<NB>>,
+    b_child_free: DFF<Bits<NB>>,
+    b_deepest: DFF<Bits<NB>>,
+    b_deepest_rank: DFF<Bits<AB>>,
+    b_file: DFF<Bits<NUMBER_BITS>>,
+    b_at_last: DFF<bool>,
+    b_place: DFF<bool>,
+    b_forced: DFF<bool>,
+    b_open_child: DFF<bool>,
+    b_root: DFF<bool>,
+    b_root_open: DFF<bool>,
+    half_b: Signal<Local, Bits<AB>>,
     descend: Signal<Local, bool>,
-    read_chain: Vec<Signal<Local, Bits<NUMBER_BITS>>>,
-    read_queen: Signal<Local, Bits<NUMBER_BITS>>,
 }
 
 /// The slot of rank 1: the top bit of a slot vector.
@@ -128,36 +210,27 @@ fn slots<T: Default>(count: usize) -> Vec<T> {
     (0..count).map(|_| T::default()).collect()
 }
 
-impl<const NB: usize, const EW: usize, const SB: usize> Default for RankStack<NB, EW, SB> {
+impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline<NB, EW, AB> {
     fn default() -> Self {
         assert!((1..=32).contains(&NB), "a queen's file goes out as one byte; boards up to 32");
         assert_eq!(EW, 4 * NB, "a stack entry is four masks of the board's files");
-        assert!(1 << SB >= NB - 1, "the stack has an entry for every rank but the last");
+        assert!(1 << (AB - 1) >= NB, "the RAMs have an entry for every rank of each search");
         let at = |field: usize| Constant::new(((field * NB) as u64).into());
-        RankStack {
+        RankPipeline {
             clock: Default::default(),
             full: Default::default(),
             first_files: Default::default(),
             last_slot: Default::default(),
-            root: Default::default(),
-            root_open: Default::default(),
-            place: Default::default(),
-            forced: Default::default(),
-            forced_file: Default::default(),
-            open_child: Default::default(),
-            searching: Default::default(),
-            slot: Default::default(),
-            file: Default::default(),
-            at_last_rank: Default::default(),
-            read_slot: Default::default(),
-            read_file: Default::default(),
+            searches: slots(SEARCHES_PER_PIPELINE),
             top_slot: top_slot(),
             index: (0..NB).map(|i| Constant::new((i as u64).into())).collect(),
-            // (The largest board's last rank wraps to 0: it is never pushed.)
-            rank_of: (0..NB).map(|slot| Constant::new(((NB - 1 - slot) as u64 % (1 << SB)).into())).collect(),
+            rank_of: (0..NB).map(|slot| Constant::new(((NB - 1 - slot) as u64).into())).collect(),
+            phase_of: (0..SEARCHES_PER_PIPELINE).map(|s| Constant::new(s == 1)).collect(),
+            half_of: (0..SEARCHES_PER_PIPELINE).map(|s| Constant::new(((s as u64) << (AB - 1)).into())).collect(),
             rising_at: at(1),
             falling_at: at(2),
             untried_at: at(3),
+            phase: Default::default(),
             current: Default::default(),
             rank: Default::default(),
             files: Default::default(),
@@ -168,10 +241,15 @@ impl<const NB: usize, const EW: usize, const SB: usize> Default for RankStack<NB
             active: Default::default(),
             open_ranks: Default::default(),
             stack: Default::default(),
-            queen: slots(NB),
-            deepest: Default::default(),
-            deepest_chain: slots(NB),
-            deepest_rank: Default::default(),
+            queens: Default::default(),
+            half_a: Default::default(),
+            place: Default::default(),
+            forced: Default::default(),
+            forced_file: Default::default(),
+            open_child: Default::default(),
+            root: Default::default(),
+            root_open: Default::default(),
+            read_rank: Default::default(),
             entry: Default::default(),
             entry_rising: Default::default(),
             entry_falling: Default::default(),
@@ -188,46 +266,101 @@ impl<const NB: usize, const EW: usize, const SB: usize> Default for RankStack<NB
             child_rising: Default::default(),
             child_falling: Default::default(),
             child_free: Default::default(),
+            at_last: Default::default(),
+            deepest: Default::default(),
+            deepest_chain: slots(NB),
+            deepest_rank: Default::default(),
+            b_current: Default::default(),
+            b_rank: Default::default(),
+            b_open: Default::default(),
+            b_left_any: Default::default(),
+            b_child_files: Default::default(),
+            b_child_rising: Default::default(),
+            b_child_falling: Default::default(),
+            b_child_free: Default::default(),
+            b_deepest: Default::default(),
+            b_deepest_rank: Default::default(),
+            b_file: Default::default(),
+            b_at_last: Default::default(),
+            b_place: Default::default(),
+            b_forced: Default::default(),
+            b_open_child: Default::default(),
+            b_root: Default::default(),
+            b_root_open: Default::default(),
+            half_b: Default::default(),
             descend: Default::default(),
-            read_chain: slots(NB),
-            read_queen: Default::default(),
         }
     }
 }
 
-impl<const NB: usize, const EW: usize, const SB: usize> Logic for RankStack<NB, EW, SB> {
+impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<NB, EW, AB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, current, rank, files, rising, falling, untried, from_stack, active, open_ranks);
-        for i in 0..self.queen.len() {
-            self.queen[i].clock.next = self.clock.val();
-            self.queen[i].d.next = self.queen[i].q.val();
-        }
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            current,
+            rank,
+            files,
+            rising,
+            falling,
+            untried,
+            from_stack,
+            active,
+            open_ranks,
+            b_current,
+            b_rank,
+            b_open,
+            b_left_any,
+            b_child_files,
+            b_child_rising,
+            b_child_falling,
+            b_child_free,
+            b_deepest,
+            b_deepest_rank,
+            b_file,
+            b_at_last,
+            b_place,
+            b_forced,
+            b_open_child,
+            b_root,
+            b_root_open
+        );
         self.stack.read_clock.next = self.clock.val();
         self.stack.write_clock.next = self.clock.val();
+        self.queens.read_clock.next = self.clock.val();
+        self.queens.write_clock.next = self.clock.val();
+        self.phase.d.next = !self.phase.q.val();
 
-        // The deepest pushed rank: the stack reads its entry every clock, in
-        // case this clock pops it.
-        self.deepest.next = self.open_ranks.q.val() & (!self.open_ranks.q.val() + 1);
-        self.deepest_chain[0].next = 0.into();
-        if self.deepest.val().get_bit(0) {
-            self.deepest_chain[0].next = self.rank_of[0].val();
-        }
-        for i in 1..self.deepest_chain.len() {
-            self.deepest_chain[i].next = self.deepest_chain[i - 1].val();
-            if self.deepest.val().get_bit(i) {
-                self.deepest_chain[i].next = self.deepest_chain[i - 1].val() | self.rank_of[i].val();
+        // Stage A's search: its orders, and its view of the state.
+        self.half_a.next = 0.into();
+        self.half_b.next = 0.into();
+        self.place.next = false;
+        self.forced.next = false;
+        self.forced_file.next = 0.into();
+        self.open_child.next = false;
+        self.root.next = false;
+        self.root_open.next = false;
+        self.read_rank.next = 0.into();
+        for s in 0..self.searches.len() {
+            self.searches[s].turn.next = self.phase.q.val() == self.phase_of[s].val();
+            if self.phase.q.val() == self.phase_of[s].val() {
+                self.half_a.next = self.half_of[s].val();
+                self.place.next = self.searches[s].place.val();
+                self.forced.next = self.searches[s].forced.val();
+                self.forced_file.next = self.searches[s].forced_file.val();
+                self.open_child.next = self.searches[s].open_child.val();
+                self.root.next = self.searches[s].root.val();
+                self.root_open.next = self.searches[s].root_open.val();
+                self.read_rank.next = self.searches[s].read_rank.val();
+            } else {
+                self.half_b.next = self.half_of[s].val();
             }
         }
-        // (rust-hdl reads an index only with loop variables in it, so a
-        // one-pass loop names the last link.)
-        for i in (NB - 1)..NB {
-            self.deepest_rank.next = self.deepest_chain[i].val();
-        }
-        self.stack.read_address.next = self.deepest_rank.val();
 
-        // The current rank's entry: the registers, or the stack's read data
-        // in the clock after a pop.
+        // Stage A. The current rank's entry: the registers, or the stack's
+        // read data when stage B read it back.
         self.entry.next = self.stack.read_data.val();
         self.entry_rising.next = self.entry.val() >> self.rising_at.val();
         self.entry_falling.next = self.entry.val() >> self.falling_at.val();
@@ -242,9 +375,7 @@ impl<const NB: usize, const EW: usize, const SB: usize> Logic for RankStack<NB, 
             self.now_falling.next = bit_cast::<NB, EW>(self.entry_falling.val());
             self.now_untried.next = bit_cast::<NB, EW>(self.entry_untried.val());
         }
-        self.searching.next = self.active.q.val();
-        self.slot.next = self.current.q.val();
-        self.at_last_rank.next = (self.current.q.val() & self.last_slot.val()).any();
+        self.at_last.next = (self.current.q.val() & self.last_slot.val()).any();
 
         // The queen: the lowest untried file, or the forced one.
         self.queen_bit.next = self.now_untried.val() & (!self.now_untried.val() + 1);
@@ -258,13 +389,22 @@ impl<const NB: usize, const EW: usize, const SB: usize> Logic for RankStack<NB, 
                 self.file_chain[i].next = self.file_chain[i - 1].val() | self.index[i].val();
             }
         }
+        // (rust-hdl reads an index only with loop variables in it, so a
+        // one-pass loop names the last link.)
         for i in (NB - 1)..NB {
             self.placed_file.next = self.file_chain[i].val();
         }
-        self.file.next = bit_cast::<8, NUMBER_BITS>(self.placed_file.val());
+        // The files the rank keeps: all its untried ones when no queen is
+        // placed (and the search is on), none on a job's path.
         self.left.next = self.now_untried.val() & !self.queen_bit.val();
         if self.forced.val() {
             self.left.next = 0.into();
+        }
+        if !self.place.val() {
+            self.left.next = 0.into();
+            if self.active.q.val() {
+                self.left.next = self.now_untried.val();
+            }
         }
 
         // The next rank's attacks: the diagonals move one file on.
@@ -273,80 +413,112 @@ impl<const NB: usize, const EW: usize, const SB: usize> Logic for RankStack<NB, 
         self.child_falling.next = (self.now_falling.val() | self.queen_bit.val()) >> 1;
         self.child_free.next =
             self.full.val() & !(self.child_files.val() | self.child_rising.val() | self.child_falling.val());
-        self.descend.next =
-            !self.at_last_rank.val() & self.child_free.val().any() & (self.open_child.val() | self.forced.val());
 
-        // A rank left upward with files left is pushed.
-        self.stack.write_address.next = self.rank.q.val();
+        // The deepest marked rank, for stage B to read if it backtracks.
+        self.deepest.next = self.open_ranks.q.val() & (!self.open_ranks.q.val() + 1);
+        self.deepest_chain[0].next = 0.into();
+        if self.deepest.val().get_bit(0) {
+            self.deepest_chain[0].next = self.rank_of[0].val();
+        }
+        for i in 1..self.deepest_chain.len() {
+            self.deepest_chain[i].next = self.deepest_chain[i - 1].val();
+            if self.deepest.val().get_bit(i) {
+                self.deepest_chain[i].next = self.deepest_chain[i - 1].val() | self.rank_of[i].val();
+            }
+        }
+        for i in (NB - 1)..NB {
+            self.deepest_rank.next = self.deepest_chain[i].val();
+        }
+
+        // What each search's machine sees (used in its turns).
+        for s in 0..self.searches.len() {
+            self.searches[s].searching.next = self.active.q.val();
+            self.searches[s].rank.next = bit_cast::<8, AB>(self.rank.q.val());
+            self.searches[s].at_last_rank.next = self.at_last.val();
+            self.searches[s].placed_rank.next = bit_cast::<8, AB>(self.b_rank.q.val());
+            self.searches[s].placed_file.next = bit_cast::<8, NUMBER_BITS>(self.b_file.q.val());
+            self.searches[s].read_file.next = bit_cast::<8, NUMBER_BITS>(self.queens.read_data.val());
+        }
+
+        // The current rank to the stack, with the files it keeps (counted
+        // only once stage B marks it; the current rank is never marked, so
+        // no marked entry is overwritten).
+        self.stack.write_address.next = self.rank.q.val() | self.half_a.val();
         self.stack.write_data.next = bit_cast::<EW, NB>(self.now_files.val())
             | (bit_cast::<EW, NB>(self.now_rising.val()) << self.rising_at.val())
             | (bit_cast::<EW, NB>(self.now_falling.val()) << self.falling_at.val())
             | (bit_cast::<EW, NB>(self.left.val()) << self.untried_at.val());
-        self.stack.write_enable.next = false;
+        self.stack.write_enable.next = true;
+        self.queens.read_address.next = bit_cast::<AB, 8>(self.read_rank.val()) | self.half_a.val();
 
-        // Without a queen the rank stays, a popped one's entry copied out of
-        // the stack (whose read moves on to the next deepest).
-        self.files.d.next = self.now_files.val();
-        self.rising.d.next = self.now_rising.val();
-        self.falling.d.next = self.now_falling.val();
-        self.untried.d.next = self.now_untried.val();
+        self.b_current.d.next = self.current.q.val();
+        self.b_rank.d.next = self.rank.q.val();
+        self.b_open.d.next = self.open_ranks.q.val();
+        self.b_left_any.d.next = self.left.val().any();
+        self.b_child_files.d.next = self.child_files.val();
+        self.b_child_rising.d.next = self.child_rising.val();
+        self.b_child_falling.d.next = self.child_falling.val();
+        self.b_child_free.d.next = self.child_free.val();
+        self.b_deepest.d.next = self.deepest.val();
+        self.b_deepest_rank.d.next = self.deepest_rank.val();
+        self.b_file.d.next = self.placed_file.val();
+        self.b_at_last.d.next = self.at_last.val();
+        self.b_place.d.next = self.place.val();
+        self.b_forced.d.next = self.forced.val();
+        self.b_open_child.d.next = self.open_child.val();
+        self.b_root.d.next = self.root.val();
+        self.b_root_open.d.next = self.root_open.val();
+
+        // Stage B: the next rank of the other search, into stage A's
+        // registers.
+        self.queens.write_address.next = self.b_rank.q.val() | self.half_b.val();
+        self.queens.write_data.next = self.b_file.q.val();
+        self.queens.write_enable.next = self.b_place.q.val();
+        self.descend.next = self.b_place.q.val()
+            & !self.b_at_last.q.val()
+            & self.b_child_free.q.val().any()
+            & (self.b_open_child.q.val() | self.b_forced.q.val());
+        self.current.d.next = self.b_current.q.val();
+        self.rank.d.next = self.b_rank.q.val();
+        self.files.d.next = self.b_child_files.q.val();
+        self.rising.d.next = self.b_child_rising.q.val();
+        self.falling.d.next = self.b_child_falling.q.val();
+        self.untried.d.next = self.b_child_free.q.val();
+        self.open_ranks.d.next = self.b_open.q.val();
         self.from_stack.d.next = false;
-        if self.place.val() {
-            for i in 0..self.queen.len() {
-                if self.current.q.val().get_bit(i) {
-                    self.queen[i].d.next = self.placed_file.val();
-                }
-            }
-            if self.descend.val() {
-                self.current.d.next = self.current.q.val() >> 1;
-                self.rank.d.next = self.rank.q.val() + 1;
-                self.files.d.next = self.child_files.val();
-                self.rising.d.next = self.child_rising.val();
-                self.falling.d.next = self.child_falling.val();
-                self.untried.d.next = self.child_free.val();
-                self.active.d.next = true;
-                if self.left.val().any() {
-                    self.stack.write_enable.next = true;
-                    self.open_ranks.d.next = self.open_ranks.q.val() | self.current.q.val();
-                }
-            } else if self.left.val().any() {
-                self.untried.d.next = self.left.val();
-            } else if self.open_ranks.q.val().any() {
-                self.current.d.next = self.deepest.val();
-                self.rank.d.next = self.deepest_rank.val();
-                self.open_ranks.d.next = self.open_ranks.q.val() & !self.deepest.val();
-                self.from_stack.d.next = true;
-            } else {
-                self.active.d.next = false;
-            }
+        self.active.d.next = true;
+        // The rank read back: this one (it keeps files), or the deepest.
+        self.stack.read_address.next = self.b_deepest_rank.q.val() | self.half_b.val();
+        if self.b_left_any.q.val() {
+            self.stack.read_address.next = self.b_rank.q.val() | self.half_b.val();
         }
-        if self.root.val() {
+        if self.descend.val() {
+            self.current.d.next = self.b_current.q.val() >> 1;
+            self.rank.d.next = self.b_rank.q.val() + 1;
+            if self.b_left_any.q.val() {
+                self.open_ranks.d.next = self.b_open.q.val() | self.b_current.q.val();
+            }
+        } else if self.b_left_any.q.val() {
+            self.from_stack.d.next = true;
+        } else if self.b_open.q.val().any() {
+            self.current.d.next = self.b_deepest.q.val();
+            self.rank.d.next = self.b_deepest_rank.q.val();
+            self.open_ranks.d.next = self.b_open.q.val() & !self.b_deepest.q.val();
+            self.from_stack.d.next = true;
+        } else {
+            self.active.d.next = false;
+        }
+        if self.b_root.q.val() {
             self.current.d.next = self.top_slot.val();
             self.rank.d.next = 0.into();
             self.files.d.next = 0.into();
             self.rising.d.next = 0.into();
             self.falling.d.next = 0.into();
             self.untried.d.next = self.first_files.val();
-            self.from_stack.d.next = false;
             self.open_ranks.d.next = 0.into();
-            self.active.d.next = self.root_open.val() & self.first_files.val().any();
+            self.from_stack.d.next = false;
+            self.active.d.next = self.b_root_open.q.val() & self.first_files.val().any();
         }
-
-        // The queen on the streamed rank.
-        self.read_chain[0].next = 0.into();
-        if self.read_slot.val().get_bit(0) {
-            self.read_chain[0].next = self.queen[0].q.val();
-        }
-        for i in 1..self.read_chain.len() {
-            self.read_chain[i].next = self.read_chain[i - 1].val();
-            if self.read_slot.val().get_bit(i) {
-                self.read_chain[i].next = self.read_chain[i - 1].val() | self.queen[i].q.val();
-            }
-        }
-        for i in (NB - 1)..NB {
-            self.read_queen.next = self.read_chain[i].val();
-        }
-        self.read_file.next = bit_cast::<8, NUMBER_BITS>(self.read_queen.val());
     }
 }
 
@@ -370,65 +542,91 @@ mod tests {
         }
     }
 
-    /// Placing from the root walks the whole tree in the reference's order,
-    /// backtracks included, a queen a clock, and then stops searching; with
-    /// clocks without a queen between (a solution streamed out), too. (The
-    /// build's largest board, 9, has its last rank's number wrap to 0.)
+    /// Both searches walk the whole tree from the root in the reference's
+    /// order, backtracks included, a queen in each of their turns, and then
+    /// stop searching: search 0 without a pause, search 1 started later and
+    /// pausing (no queen in every third turn, and none for three turns after
+    /// a solution), so each keeps its state while the other runs. The
+    /// build's largest board (8) is among them.
     #[test]
-    fn places_every_node_in_order_one_a_clock() {
-        const NB: usize = 9;
-        type Stack = RankStack<NB, { 4 * NB }, 3>;
-        for pausing in [false, true] {
-            for n in [1usize, 4, 5, 6, 8, 9] {
-                let mut expected = Vec::new();
-                nodes_in_order(n, &mut Vec::new(), &mut expected);
-                let mut uut = Stack::default();
-                uut.connect_all();
-                let placed = std::sync::Arc::new(std::sync::Mutex::new((Vec::new(), 0)));
-                let out = placed.clone();
-                let mut sim = Simulation::new();
-                sim.add_clock(5, |x: &mut Box<Stack>| x.clock.next = !x.clock.val());
-                sim.add_testbench(move |mut sim: Sim<Stack>| {
-                    let mut x = sim.init()?;
-                    x.full.next = ((1u64 << n) - 1).into();
-                    x.first_files.next = ((1u64 << n) - 1).into();
-                    x.last_slot.next = (1u64 << (NB - n)).into();
-                    x.open_child.next = true;
-                    x.root.next = true;
-                    x.root_open.next = true;
-                    wait_clock_cycle!(sim, clock, x);
-                    x.root.next = false;
-                    let mut nodes = Vec::new();
-                    let mut clocks = 0;
-                    while x.searching.val() && clocks < 100_000 {
-                        // Pausing: no queen in every third clock, and none
-                        // for three clocks after a solution.
-                        let pause = pausing && clocks % 3 == 2;
-                        x.place.next = !pause;
-                        if !pause {
-                            let rank = NB - 1 - x.slot.val().to_u64().trailing_zeros() as usize;
-                            nodes.push((rank, x.file.val().to_u64() as usize));
-                            if pausing && rank + 1 == n {
-                                for _ in 0..3 {
-                                    wait_clock_cycle!(sim, clock, x);
-                                    x.place.next = false;
-                                    clocks += 1;
-                                }
+    fn both_searches_place_every_node_in_order_one_a_turn() {
+        const NB: usize = 8;
+        type Pipeline = RankPipeline<NB, { 4 * NB }, 4>;
+        #[derive(Clone, Copy, PartialEq)]
+        enum Stage {
+            Waiting,
+            Rooted,
+            Stopped,
+        }
+        for n in [1usize, 4, 5, 6, 8] {
+            let mut expected = Vec::new();
+            nodes_in_order(n, &mut Vec::new(), &mut expected);
+            let mut uut = Pipeline::default();
+            uut.connect_all();
+            let result = std::sync::Arc::new(std::sync::Mutex::new(Default::default()));
+            let out = result.clone();
+            let mut sim = Simulation::new();
+            sim.add_clock(5, |x: &mut Box<Pipeline>| x.clock.next = !x.clock.val());
+            sim.add_testbench(move |mut sim: Sim<Pipeline>| {
+                let mut x = sim.init()?;
+                x.full.next = ((1u64 << n) - 1).into();
+                x.first_files.next = ((1u64 << n) - 1).into();
+                x.last_slot.next = (1u64 << (NB - n)).into();
+                let start_at = [0, 9];
+                let mut stage = [Stage::Waiting; 2];
+                let mut nodes: [Vec<(usize, usize)>; 2] = Default::default();
+                let mut turns = [0usize; 2];
+                let mut rest = 0;
+                let mut placing = None;
+                let mut clocks = 0;
+                while stage != [Stage::Stopped; 2] && clocks < 100_000 {
+                    for i in 0..2 {
+                        x.searches[i].root.next = false;
+                        x.searches[i].root_open.next = true;
+                        x.searches[i].place.next = false;
+                        x.searches[i].forced.next = false;
+                        x.searches[i].open_child.next = true;
+                    }
+                    let s = if x.searches[0].turn.val() { 0 } else { 1 };
+                    sim_assert!(sim, x.searches[s].turn.val() && !x.searches[1 - s].turn.val(), x);
+                    match stage[s] {
+                        Stage::Waiting if clocks >= start_at[s] => {
+                            x.searches[s].root.next = true;
+                            stage[s] = Stage::Rooted;
+                        }
+                        Stage::Rooted if !x.searches[s].searching.val() => stage[s] = Stage::Stopped,
+                        Stage::Rooted => {
+                            turns[s] += 1;
+                            let pause = s == 1 && (turns[s] % 3 == 2 || rest > 0);
+                            if s == 1 {
+                                rest = usize::saturating_sub(rest, 1);
+                            }
+                            if !pause {
+                                x.searches[s].place.next = true;
+                                placing = Some((s, x.searches[s].rank.val().to_u64() as usize));
                             }
                         }
-                        wait_clock_cycle!(sim, clock, x);
-                        clocks += 1;
+                        _ => {}
                     }
-                    *out.lock().unwrap() = (nodes, clocks);
-                    sim.done(x)
-                });
-                sim.run(Box::new(uut), 1_000_000).unwrap();
-                let (nodes, clocks) = std::mem::take(&mut *placed.lock().unwrap());
-                assert_eq!(nodes, expected, "N = {n}, pausing: {pausing}");
-                if !pausing {
-                    assert_eq!(clocks, expected.len(), "N = {n}: a queen a clock");
+                    wait_clock_cycle!(sim, clock, x);
+                    clocks += 1;
+                    // The queen's rank and file come in the clock after.
+                    if let Some((s, rank)) = placing.take() {
+                        sim_assert_eq!(sim, x.searches[s].placed_rank.val().to_u64() as usize, rank, x);
+                        nodes[s].push((rank, x.searches[s].placed_file.val().to_u64() as usize));
+                        if s == 1 && rank + 1 == n {
+                            rest = 3;
+                        }
+                    }
                 }
-            }
+                *out.lock().unwrap() = (nodes, turns[0]);
+                sim.done(x)
+            });
+            sim.run(Box::new(uut), 10_000_000).unwrap();
+            let (nodes, turns): ([Vec<(usize, usize)>; 2], usize) = std::mem::take(&mut *result.lock().unwrap());
+            assert_eq!(nodes[0], expected, "N = {n}, search 0");
+            assert_eq!(nodes[1], expected, "N = {n}, search 1");
+            assert_eq!(turns, expected.len(), "N = {n}: a queen in every turn of search 0");
         }
     }
 }
