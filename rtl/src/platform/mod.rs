@@ -240,7 +240,7 @@ impl Platform {
             totals: Totals::new(engines),
             arbiter: ResultArbiter::new(engines),
             engine_one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
-            engine_number: (0..engines).map(|i| Constant::new((i as u64).into())).collect(),
+            engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
             sharing: Constant::new(engines > 1),
             status_found: constant(status::FOUND),
             status_exhausted: constant(status::EXHAUSTED),
