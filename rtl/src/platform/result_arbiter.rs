@@ -8,10 +8,17 @@
 //! its last item is out, and the others wait. A stop (abort, or the K-th
 //! result sent) cancels every engine but the one streaming: a frame is
 //! never cut.
+//!
+//! Items go out through a register, and the owner is told `item_ready` from
+//! a register too: the response sender's handshake would otherwise run
+//! through the arbiter into the engine's state machine in one clock (the
+//! iCE40 queens build's longest path), and the engines' items through the
+//! arbiter into the sender's (the ULX3S-85F's). An item then takes two
+//! clocks, far less than the UART byte it becomes.
 
 use rust_hdl::prelude::*;
 
-use super::{engine_bit, per_engine, MAX_ENGINES};
+use super::{per_engine, MAX_ENGINES};
 
 #[derive(LogicBlock)]
 pub struct ResultArbiter {
@@ -41,27 +48,44 @@ pub struct ResultArbiter {
     pub item: Signal<Out, Bits<8>>,
     pub item_valid: Signal<Out, bool>,
     pub item_last: Signal<Out, bool>,
-    /// A result is being streamed.
+    /// A result is being streamed (its last item may still be held).
     pub streaming: Signal<Out, bool>,
 
-    one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
     number: Vec<Constant<Bits<8>>>,
-    last_engine: Constant<Bits<MAX_ENGINES>>,
+    // The run's last engine: the turn goes round the first `use_engines`.
+    run_last: Vec<Constant<bool>>,
     engine_count: Constant<Bits<8>>,
-    // One engine is always the one served (the turn register synthesises
-    // away).
-    sharing: Constant<bool>,
-    serve: DFF<Bits<MAX_ENGINES>>,
-    serve_last: DFF<Bits<MAX_ENGINES>>,
+    // The turn (the engine served this clock) and the stream's owner, a bit
+    // an engine: registers as wide as the build, not as the platform's
+    // widest (a 128-bit turn was a tenth of an iCE40 queens build's
+    // flip-flops).
+    serve: Vec<DFF<bool>>,
+    last_served: Vec<DFF<bool>>,
+    owner: Vec<DFF<bool>>,
     stream_on: DFF<bool>,
-    owner: DFF<Bits<MAX_ENGINES>>,
-    served: Signal<Local, Bits<MAX_ENGINES>>,
+    wrap_chain: Vec<Signal<Local, bool>>,
+    wraps: Signal<Local, bool>,
+    offers: Vec<Signal<Local, bool>>,
+    offer_chain: Vec<Signal<Local, bool>>,
+    engine_chain: Vec<Signal<Local, Bits<8>>>,
+    job_chain: Vec<Signal<Local, Bits<32>>>,
     owns: Vec<Signal<Local, bool>>,
     // The owner's stream, ORed along the engines (only the owner drives
     // it): an OR reduces to a tree, a chain of muxes did not.
     item_chain: Vec<Signal<Local, Bits<8>>>,
     valid_chain: Vec<Signal<Local, bool>>,
     last_chain: Vec<Signal<Local, bool>>,
+    owner_item: Signal<Local, Bits<8>>,
+    owner_valid: Signal<Local, bool>,
+    owner_last: Signal<Local, bool>,
+    // The item on its way to the sender, and whether the owner may hand
+    // over one this clock (never while one is held and not taken).
+    held: DFF<bool>,
+    held_item: DFF<Bits<8>>,
+    held_last: DFF<bool>,
+    taking: DFF<bool>,
+    accept: Signal<Local, bool>,
+    sends: Signal<Local, bool>,
 }
 
 impl ResultArbiter {
@@ -87,20 +111,32 @@ impl ResultArbiter {
             item_valid: Default::default(),
             item_last: Default::default(),
             streaming: Default::default(),
-            one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
             number: (0..engines).map(|i| Constant::new((i as u64).into())).collect(),
-            last_engine: Constant::new(engine_bit(engines - 1)),
+            run_last: (0..engines).map(|i| Constant::new(i + 1 == engines)).collect(),
             engine_count: Constant::new((engines as u64).into()),
-            sharing: Constant::new(engines > 1),
-            serve: Default::default(),
-            serve_last: Default::default(),
+            serve: per_engine(engines),
+            last_served: per_engine(engines),
+            owner: per_engine(engines),
             stream_on: Default::default(),
-            owner: Default::default(),
-            served: Default::default(),
+            wrap_chain: per_engine(engines),
+            wraps: Default::default(),
+            offers: per_engine(engines),
+            offer_chain: per_engine(engines),
+            engine_chain: per_engine(engines),
+            job_chain: per_engine(engines),
             owns: per_engine(engines),
             item_chain: per_engine(engines),
             valid_chain: per_engine(engines),
             last_chain: per_engine(engines),
+            owner_item: Default::default(),
+            owner_valid: Default::default(),
+            owner_last: Default::default(),
+            held: Default::default(),
+            held_item: Default::default(),
+            held_last: Default::default(),
+            taking: Default::default(),
+            accept: Default::default(),
+            sends: Default::default(),
         }
     }
 }
@@ -108,27 +144,60 @@ impl ResultArbiter {
 impl Logic for ResultArbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, serve, serve_last, stream_on, owner);
-        self.serve.d.next = self.serve.q.val() << 1;
-        if (self.serve.q.val() == self.serve_last.q.val()) | !self.serve.q.val().any() {
-            self.serve.d.next = 1.into();
+        dff_setup!(self, clock, stream_on, held, held_item, held_last, taking);
+        // The turn moves a bit an engine a clock, from the run's last
+        // engine back to the first.
+        self.wrap_chain[0].next = self.serve[0].q.val() & self.last_served[0].q.val();
+        self.wraps.next = self.wrap_chain[0].val();
+        for i in 1..self.serve.len() {
+            self.wrap_chain[i].next =
+                self.wrap_chain[i - 1].val() | (self.serve[i].q.val() & self.last_served[i].q.val());
+            self.wraps.next = self.wrap_chain[i].val();
         }
-        self.served.next = 1.into();
-        if self.sharing.val() {
-            self.served.next = self.serve.q.val();
+        for i in 0..self.serve.len() {
+            self.serve[i].clock.next = self.clock.val();
+            self.last_served[i].clock.next = self.clock.val();
+            self.owner[i].clock.next = self.clock.val();
+            self.serve[i].d.next = self.wraps.val();
+            self.last_served[i].d.next = self.last_served[i].q.val();
+            self.owner[i].d.next = self.owner[i].q.val();
+        }
+        for i in 1..self.serve.len() {
+            self.serve[i].d.next = self.serve[i - 1].q.val() & !self.last_served[i - 1].q.val();
         }
 
-        self.offered.next = false;
-        self.offered_engine.next = 0.into();
-        self.offered_job.next = 0.into();
+        // The served engine's offer, ORed along the engines like the
+        // stream (one is served): a tree, where a chain of muxes over 96
+        // engines' job tags was a twentieth of the ULX3S-85F's LUTs.
         for i in 0..self.items.len() {
-            if (self.served.val() & self.one_hot[i].val()).any() & self.item_valids[i].val() {
-                self.offered.next = true;
-                self.offered_engine.next = self.number[i].val();
-                self.offered_job.next = self.jobs[i].val();
+            self.offers[i].next = self.serve[i].q.val() & self.item_valids[i].val();
+            self.offer_chain[i].next = self.offers[i].val();
+            self.engine_chain[i].next = 0.into();
+            self.job_chain[i].next = 0.into();
+            if self.offers[i].val() {
+                self.engine_chain[i].next = self.number[i].val();
+                self.job_chain[i].next = self.jobs[i].val();
             }
-            self.owns[i].next = self.stream_on.q.val() & (self.owner.q.val() & self.one_hot[i].val()).any();
-            self.item_readies[i].next = self.owns[i].val() & self.ready.val();
+        }
+        for i in 1..self.items.len() {
+            self.offer_chain[i].next = self.offer_chain[i - 1].val() | self.offers[i].val();
+            self.engine_chain[i].next = self.engine_chain[i - 1].val();
+            self.job_chain[i].next = self.job_chain[i - 1].val();
+            if self.offers[i].val() {
+                self.engine_chain[i].next = self.engine_chain[i - 1].val() | self.number[i].val();
+                self.job_chain[i].next = self.job_chain[i - 1].val() | self.jobs[i].val();
+            }
+        }
+        // (rust-hdl reads an index only with loop variables in it, so a
+        // one-pass loop names the last link.)
+        for i in (self.items.len() - 1)..self.items.len() {
+            self.offered.next = self.offer_chain[i].val();
+            self.offered_engine.next = self.engine_chain[i].val();
+            self.offered_job.next = self.job_chain[i].val();
+        }
+        for i in 0..self.items.len() {
+            self.owns[i].next = self.stream_on.q.val() & self.owner[i].q.val();
+            self.item_readies[i].next = self.owns[i].val() & self.taking.q.val();
             self.cancels[i].next = self.stop.val() & !self.owns[i].val();
         }
 
@@ -138,9 +207,9 @@ impl Logic for ResultArbiter {
         }
         self.valid_chain[0].next = self.owns[0].val() & self.item_valids[0].val();
         self.last_chain[0].next = self.owns[0].val() & self.item_lasts[0].val();
-        self.item.next = self.item_chain[0].val();
-        self.item_valid.next = self.valid_chain[0].val();
-        self.item_last.next = self.last_chain[0].val();
+        self.owner_item.next = self.item_chain[0].val();
+        self.owner_valid.next = self.valid_chain[0].val();
+        self.owner_last.next = self.last_chain[0].val();
         for i in 1..self.items.len() {
             self.item_chain[i].next = self.item_chain[i - 1].val();
             if self.owns[i].val() {
@@ -148,26 +217,45 @@ impl Logic for ResultArbiter {
             }
             self.valid_chain[i].next = self.valid_chain[i - 1].val() | (self.owns[i].val() & self.item_valids[i].val());
             self.last_chain[i].next = self.last_chain[i - 1].val() | (self.owns[i].val() & self.item_lasts[i].val());
-            self.item.next = self.item_chain[i].val();
-            self.item_valid.next = self.valid_chain[i].val();
-            self.item_last.next = self.last_chain[i].val();
+            self.owner_item.next = self.item_chain[i].val();
+            self.owner_valid.next = self.valid_chain[i].val();
+            self.owner_last.next = self.last_chain[i].val();
         }
 
-        if self.item_valid.val() & self.item_last.val() & self.ready.val() {
+        self.accept.next = self.taking.q.val() & self.owner_valid.val();
+        self.sends.next = self.held.q.val() & self.ready.val();
+        if self.sends.val() {
+            self.held.d.next = false;
+        }
+        if self.accept.val() {
+            self.held.d.next = true;
+            self.held_item.d.next = self.owner_item.val();
+            self.held_last.d.next = self.owner_last.val();
+        }
+        self.taking.d.next = !self.accept.val() & (!self.held.q.val() | self.sends.val());
+        self.item.next = self.held_item.q.val();
+        self.item_valid.next = self.held.q.val();
+        self.item_last.next = self.held.q.val() & self.held_last.q.val();
+
+        if self.accept.val() & self.owner_last.val() {
             self.stream_on.d.next = false;
         }
         if self.take.val() {
             self.stream_on.d.next = true;
-            self.owner.d.next = self.served.val();
+            for i in 0..self.owner.len() {
+                self.owner[i].d.next = self.serve[i].q.val();
+            }
         }
         self.streaming.next = self.stream_on.q.val();
 
         if self.clear.val() {
             self.stream_on.d.next = false;
-            self.serve.d.next = 1.into();
-            self.serve_last.d.next = self.last_engine.val();
-            if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {
-                self.serve_last.d.next = bits::<MAX_ENGINES>(1) << (self.use_engines.val() - 1);
+            for i in 0..self.serve.len() {
+                self.serve[i].d.next = !self.number[i].val().any();
+                self.last_served[i].d.next = self.run_last[i].val();
+                if self.use_engines.val().any() & (self.use_engines.val() < self.engine_count.val()) {
+                    self.last_served[i].d.next = (self.number[i].val() + 1) == self.use_engines.val();
+                }
             }
         }
     }
@@ -208,13 +296,34 @@ mod tests {
             wait_clock_cycle!(sim, clock, x);
             x.take.next = false;
             x.stop.next = true;
-            wait_clock_cycle!(sim, clock, x);
-            sim_assert!(sim, x.streaming.val() & x.item_valid.val() & (x.item.val() == 21), x);
-            sim_assert!(sim, x.cancels[0].val() & !x.cancels[2].val(), x);
-            sim_assert!(sim, !x.item_readies[2].val(), x);
-            x.ready.next = true;
-            x.item_lasts[2].next = true;
-            wait_clock_cycle!(sim, clock, x);
+            sim_assert!(sim, x.streaming.val(), x);
+            // Engine 2 streams 21, 22, 23 (the last), each shown until
+            // taken; the sender is ready every third clock. The items come
+            // out in order, each once, through the held register.
+            let mut shown = 0u64;
+            let mut sent = vec![];
+            for clock in 0..40 {
+                // (The arbiter's outputs come from registers: read before
+                // the clock's inputs are set.)
+                let ready = clock % 3 == 0;
+                if x.item_valid.val() & ready {
+                    sent.push(x.item.val().index() as u64);
+                    sim_assert_eq!(sim, x.item_last.val(), sent.len() == 3, x);
+                }
+                let taken = x.item_readies[2].val() & (shown < 3);
+                sim_assert!(sim, !x.item_readies[0].val(), x);
+                x.items[2].next = (21 + shown).into();
+                x.item_valids[2].next = shown < 3;
+                x.item_lasts[2].next = shown == 2;
+                x.ready.next = ready;
+                wait_clock_cycle!(sim, clock, x);
+                sim_assert!(sim, x.cancels[0].val(), x);
+                sim_assert!(sim, x.cancels[2].val() != x.streaming.val(), x);
+                if taken {
+                    shown += 1;
+                }
+            }
+            sim_assert_eq!(sim, sent, vec![21, 22, 23], x);
             sim_assert!(sim, !x.streaming.val() & !x.item_valid.val(), x);
             sim.done(x)
         });

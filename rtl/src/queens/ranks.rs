@@ -164,6 +164,7 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     now_falling: Signal<Local, Bits<NB>>,
     now_untried: Signal<Local, Bits<NB>>,
     // The queen's bit, and its file number (an OR chain over the bits).
+    lowest_bit: Signal<Local, Bits<NB>>,
     queen_bit: Signal<Local, Bits<NB>>,
     file_chain: Vec<Signal<Local, Bits<NUMBER_BITS>>>,
     placed_file: Signal<Local, Bits<NUMBER_BITS>>,
@@ -258,6 +259,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             now_rising: Default::default(),
             now_falling: Default::default(),
             now_untried: Default::default(),
+            lowest_bit: Default::default(),
             queen_bit: Default::default(),
             file_chain: slots(NB),
             placed_file: Default::default(),
@@ -377,15 +379,18 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         }
         self.at_last.next = (self.current.q.val() & self.last_slot.val()).any();
 
-        // The queen: the lowest untried file, or the forced one.
-        self.queen_bit.next = self.now_untried.val() & (!self.now_untried.val() + 1);
+        // The queen: the lowest untried file, or the forced one. The
+        // lowest one's number is encoded apart from the forced one's (the
+        // orders, the end of a long path, choose last).
+        self.lowest_bit.next = self.now_untried.val() & (!self.now_untried.val() + 1);
+        self.queen_bit.next = self.lowest_bit.val();
         if self.forced.val() {
             self.queen_bit.next = bits::<NB>(1) << self.forced_file.val();
         }
         self.file_chain[0].next = 0.into();
         for i in 1..self.file_chain.len() {
             self.file_chain[i].next = self.file_chain[i - 1].val();
-            if self.queen_bit.val().get_bit(i) {
+            if self.lowest_bit.val().get_bit(i) {
                 self.file_chain[i].next = self.file_chain[i - 1].val() | self.index[i].val();
             }
         }
@@ -394,9 +399,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         for i in (NB - 1)..NB {
             self.placed_file.next = self.file_chain[i].val();
         }
-        // The files the rank keeps: all its untried ones when no queen is
-        // placed (and the search is on), none on a job's path.
-        self.left.next = self.now_untried.val() & !self.queen_bit.val();
+        if self.forced.val() {
+            self.placed_file.next = bit_cast::<NUMBER_BITS, 8>(self.forced_file.val());
+        }
+        // The files the rank keeps: all its untried ones but the lowest
+        // (taken without the queen, so that the orders, the end of a long
+        // path from the state machines, choose last), all of them when no
+        // queen is placed (and the search is on), none on a job's path.
+        self.left.next = self.now_untried.val() & (self.now_untried.val() - 1);
         if self.forced.val() {
             self.left.next = 0.into();
         }
