@@ -164,6 +164,7 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     now_falling: Signal<Local, Bits<NB>>,
     now_untried: Signal<Local, Bits<NB>>,
     // The queen's bit, and its file number (an OR chain over the bits).
+    below_lowest: Signal<Local, Bits<NB>>,
     lowest_bit: Signal<Local, Bits<NB>>,
     queen_bit: Signal<Local, Bits<NB>>,
     file_chain: Vec<Signal<Local, Bits<NUMBER_BITS>>>,
@@ -259,6 +260,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             now_rising: Default::default(),
             now_falling: Default::default(),
             now_untried: Default::default(),
+            below_lowest: Default::default(),
             lowest_bit: Default::default(),
             queen_bit: Default::default(),
             file_chain: slots(NB),
@@ -382,7 +384,11 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // The queen: the lowest untried file, or the forced one. The
         // lowest one's number is encoded apart from the forced one's (the
         // orders, the end of a long path, choose last).
-        self.lowest_bit.next = self.now_untried.val() & (!self.now_untried.val() + 1);
+        // (One carry chain for both: x - 1 keeps x's bits above its lowest
+        // and sets those below, so x & !(x - 1) is the lowest and
+        // x & (x - 1) the rest.)
+        self.below_lowest.next = self.now_untried.val() - 1;
+        self.lowest_bit.next = self.now_untried.val() & !self.below_lowest.val();
         self.queen_bit.next = self.lowest_bit.val();
         if self.forced.val() {
             self.queen_bit.next = bits::<NB>(1) << self.forced_file.val();
@@ -406,7 +412,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // (taken without the queen, so that the orders, the end of a long
         // path from the state machines, choose last), all of them when no
         // queen is placed (and the search is on), none on a job's path.
-        self.left.next = self.now_untried.val() & (self.now_untried.val() - 1);
+        self.left.next = self.now_untried.val() & self.below_lowest.val();
         if self.forced.val() {
             self.left.next = 0.into();
         }
