@@ -450,7 +450,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
         (six["part"].as_str(), six["device"].as_str(), six["engines"].as_u64()),
         (Some("ulx3s-85f"), Some("85k"), Some(20))
     );
-    assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(35_714_286)));
+    assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(37_500_000)));
     assert_eq!(six["orders"], serde_json::json!(["fixed"]));
     assert!(
         listed.iter().all(|b| ["wide", "compact", "queens"].iter().any(|kind| b["engine"] == *kind)),
