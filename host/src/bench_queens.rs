@@ -3,11 +3,13 @@
 //! built N-Queens board's modeled time.
 //!
 //! A solver runs two searches (each an engine), each a node every other
-//! clock. A board's time is modeled from its searches, its clock and the
-//! cycles per node per search measured in simulation (on the simulated
-//! build's largest N, 12, with its four searches): on larger N the jobs are
-//! larger, so that figure is an upper bound there; the spread of the last
-//! jobs over more searches is not modeled.
+//! clock, but for the last two ranks' nodes, which it counts without
+//! stepping on them. A board's time is modeled from its searches, its clock,
+//! the nodes stepped on (all but the last two ranks') and the cycles per
+//! such node per search measured in simulation (on the simulated build's
+//! largest N, 12, with its four searches): on larger N the jobs are larger,
+//! so that figure is an upper bound there; the spread of the last jobs over
+//! more searches is not modeled.
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -17,6 +19,7 @@ use serde::Serialize;
 
 use crate::build_report::{BuildReport, QUEENS_SEARCHES_PER_SOLVER};
 use crate::device::{CpuDevice, Device};
+use crate::queens::{count_plan, QueensSearch};
 use crate::queens_query::{self, QueensAnswer, QueensQuery};
 use crate::search::{Flow, Goal};
 
@@ -57,13 +60,27 @@ pub struct BoardQueens {
 pub struct QueensRow {
     pub n: u8,
     pub solutions: u64,
-    /// Nodes of the mirror-reduced search.
+    /// Nodes of the mirror-reduced search, and those the solvers step on
+    /// (all but the last two ranks').
     pub nodes: u64,
+    pub stepped_nodes: u64,
     pub cpu_one_core: CpuQueens,
     pub cpu_all_cores: CpuQueens,
     /// On the simulated build, for the N it takes.
     pub simulated: Option<SimQueens>,
     pub boards: Vec<BoardQueens>,
+}
+
+/// The nodes of the mirror-reduced count of N that a solver steps on: all
+/// but those of the last two ranks (on boards of three ranks or more).
+fn stepped_nodes(n: u8) -> Result<u64> {
+    let mut stepped = 0;
+    for part in count_plan(n, true)? {
+        let by_rank = QueensSearch::new(part.spec).nodes_by_rank();
+        let counted_at_once = if n >= 3 { 2 } else { 0 };
+        stepped += by_rank[..by_rank.len() - counted_at_once].iter().sum::<u64>();
+    }
+    Ok(stepped)
 }
 
 fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
@@ -89,13 +106,14 @@ pub fn run(
 ) -> Result<Vec<QueensRow>> {
     let all_cores = CpuDevice::all_cores().threads;
     let builds: Vec<&BuildReport> = builds.iter().filter(|b| b.engine == "queens").collect();
-    // Cycles per node per solver, from the largest N simulated.
+    // Cycles per node stepped on per search, from the largest N simulated.
     let mut per_search_figure = None;
     let mut rows = Vec::new();
     for n in ns {
         log(&format!("{n}-queens: CPU, one core and {all_cores}"));
         let (answer, cpu_one_core) = cpu(n, 1)?;
         let (_, cpu_all_cores) = cpu(n, all_cores)?;
+        let stepped_nodes = stepped_nodes(n)?;
         let simulated = if n <= sim.max_queens() {
             log(&format!("{n}-queens: simulating"));
             let on_sim = count(sim, n)?;
@@ -115,7 +133,7 @@ pub fn run(
                 cycles_per_node_per_search: per_search,
                 cycles_per_node_per_solver: per_search / f64::from(QUEENS_SEARCHES_PER_SOLVER),
             };
-            per_search_figure = Some(per_search);
+            per_search_figure = Some(engines.engine_cycles as f64 / stepped_nodes.max(1) as f64);
             Some(figure)
         } else {
             None
@@ -124,7 +142,7 @@ pub fn run(
             .iter()
             .filter(|b| u16::from(n) <= b.max_width)
             .filter_map(|b| {
-                let seconds = answer.nodes as f64 * per_search_figure? / (f64::from(b.engines) * b.clock_hz as f64);
+                let seconds = stepped_nodes as f64 * per_search_figure? / (f64::from(b.engines) * b.clock_hz as f64);
                 Some(BoardQueens {
                     board: b.board.clone(),
                     searches: b.engines,
@@ -139,6 +157,7 @@ pub fn run(
             n,
             solutions: answer.solution_count,
             nodes: answer.nodes,
+            stepped_nodes,
             cpu_one_core,
             cpu_all_cores,
             simulated,

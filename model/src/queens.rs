@@ -205,6 +205,38 @@ impl QueensSearch {
         Ok(attacks)
     }
 
+    /// The whole tree's nodes on each rank, from rank 1, counted on every
+    /// core. (The solvers count the last two ranks' nodes without stepping
+    /// on them in count mode, so a count's clocks go with the nodes of the
+    /// ranks before.)
+    pub fn nodes_by_rank(&self) -> Vec<u64> {
+        fn below(search: &QueensSearch, rank: usize, attacks: Attacks, counts: &mut [u64]) {
+            let mut free = search.free(rank, attacks);
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free &= free - 1;
+                counts[rank] += 1;
+                if rank + 1 < counts.len() {
+                    below(search, rank + 1, attacks.after(bit, search.full), counts);
+                }
+            }
+        }
+        let n = usize::from(self.spec.n);
+        let first = self.free(0, Attacks::default());
+        let queens: Vec<u64> = (0..n).map(|file| 1u64 << file).filter(|bit| first & bit != 0).collect();
+        queens
+            .par_iter()
+            .map(|&bit| {
+                let mut counts = vec![0; n];
+                counts[0] = 1;
+                if n > 1 {
+                    below(self, 1, Attacks::default().after(bit, self.full), &mut counts);
+                }
+                counts
+            })
+            .reduce(|| vec![0; n], |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect())
+    }
+
     /// Searches the whole tree.
     pub fn run(&self, goal: Goal, observer: &mut dyn QueensObserver) -> QueensOutcome {
         self.run_job(&[], goal, observer).expect("the empty prefix is a job of every board")
@@ -439,6 +471,20 @@ mod tests {
     fn nodes_are_the_consistent_placements() {
         for n in 1..=8u8 {
             assert_eq!(count(QueensSpec::whole(n).unwrap()).nodes, brute_nodes(n, &mut Vec::new()), "N = {n}");
+        }
+    }
+
+    /// Each rank's nodes add up to the tree's; the last rank's are the
+    /// solutions.
+    #[test]
+    fn nodes_by_rank_add_up_to_the_tree() {
+        for n in 1..=9u8 {
+            let search = QueensSearch::new(QueensSpec::new(n, 0..n.div_ceil(2)).unwrap());
+            let outcome = search.run(Goal::CountAll, &mut Quiet);
+            let by_rank = search.nodes_by_rank();
+            assert_eq!(by_rank.len(), usize::from(n));
+            assert_eq!(by_rank.iter().sum::<u64>(), outcome.nodes, "N = {n}");
+            assert_eq!(by_rank[usize::from(n) - 1], outcome.solutions, "N = {n}");
         }
     }
 

@@ -82,7 +82,7 @@ fn simulate(spec: SearchSpec, path: &[Square], goal: Goal, stall_every: u64) -> 
                 }
             }
             nodes += x.port.nodes.val().to_u64();
-            tour_count += u64::from(x.port.solution.val());
+            tour_count += x.port.solutions.val().to_u64();
             if x.port.busy.val() {
                 cycles += 1;
             } else if cycles > 0 {
@@ -279,7 +279,7 @@ fn count_shared(spec: SearchSpec, engines: usize, level: u64) -> (u64, u64, Vec<
                     let n = engine.port.nodes.val().to_u64();
                     nodes += n;
                     *counted += n;
-                    tours += u64::from(engine.port.solution.val());
+                    tours += engine.port.solutions.val().to_u64();
                 }
                 quiet = if (0..engines).any(|i| x.engines[i].port.busy.val()) { 0 } else { quiet + 1 };
             }

@@ -102,7 +102,7 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
                 }
             }
             nodes += x.port.nodes.val().to_u64();
-            tour_count += u64::from(x.port.solution.val());
+            tour_count += x.port.solutions.val().to_u64();
             if x.port.busy.val() {
                 cycles += 1;
             } else if cycles > 0 {

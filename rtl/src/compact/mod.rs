@@ -299,7 +299,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
         self.port.nodes.next = bit_cast::<16, 1>(bits::<1>(0).replace_bit(0, self.node_pulse.q.val()));
-        self.port.solution.next = self.solution_pulse.q.val();
+        self.port.solutions.next = 0.into();
+        if self.solution_pulse.q.val() {
+            self.port.solutions.next = 1.into();
+        }
         self.port.busy.next = (self.state.q.val() != CompactState::Idle) & (self.state.q.val() != CompactState::Done);
         self.port.streaming.next = self.state.q.val() == CompactState::Emit;
         self.port.result_items.next = self.items.q.val();

@@ -246,7 +246,10 @@ impl<const SQ: usize, const LB: usize> Logic for Engine<SQ, LB> {
         self.port.busy.next = (self.state.q.val() != EngineState::Idle) & (self.state.q.val() != EngineState::Done);
         self.port.streaming.next = self.state.q.val() == EngineState::Emit;
         self.port.result_items.next = self.board_setup.area.val();
-        self.port.solution.next = self.tour_pulse.q.val();
+        self.port.solutions.next = 0.into();
+        if self.tour_pulse.q.val() {
+            self.port.solutions.next = 1.into();
+        }
         self.tour_pulse.d.next = false;
         self.children_judged.next = false;
         self.job_starts.next = false;

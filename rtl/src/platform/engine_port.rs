@@ -54,10 +54,10 @@ pub struct EnginePort {
     /// Items in a result (valid once the search runs).
     pub result_items: Signal<Out, Bits<16>>,
 
-    /// Nodes counted in the clock before, and a result counted (count mode,
-    /// where results are not streamed), registered.
+    /// Nodes and results counted in the clock before (results in count
+    /// mode, where they are not streamed), registered.
     pub nodes: Signal<Out, Bits<16>>,
-    pub solution: Signal<Out, bool>,
+    pub solutions: Signal<Out, Bits<16>>,
     /// A search is in progress.
     pub busy: Signal<Out, bool>,
     /// The search is paused while a result is streamed.
@@ -83,7 +83,7 @@ pub struct EngineSocket {
     pub item_ready: Signal<Out, bool>,
     pub result_items: Signal<In, Bits<16>>,
     pub nodes: Signal<In, Bits<16>>,
-    pub solution: Signal<In, bool>,
+    pub solutions: Signal<In, Bits<16>>,
     pub busy: Signal<In, bool>,
     pub streaming: Signal<In, bool>,
 }

@@ -414,7 +414,7 @@ impl Logic for Platform {
         self.totals.counting.next = self.count_run.q.val();
         for i in 0..self.engines.len() {
             self.totals.nodes[i].next = self.engines[i].nodes.val();
-            self.totals.solutions[i].next = self.engines[i].solution.val();
+            self.totals.solutions[i].next = self.engines[i].solutions.val();
             self.totals.running[i].next = self.engines[i].busy.val() & !self.engines[i].streaming.val();
             self.totals.busy[i].next = self.engines[i].busy.val();
         }

@@ -25,10 +25,10 @@ pub struct Totals {
     pub counting: Signal<In, bool>,
     /// A result was sent (first-K mode): `results` goes up by one.
     pub sent: Signal<In, bool>,
-    /// Each engine's pulses: nodes counted, a result counted, ran (busy and
-    /// not waiting on the link), busy.
+    /// Each engine's pulses: nodes and results counted, ran (busy and not
+    /// waiting on the link), busy.
     pub nodes: Vec<Signal<In, Bits<16>>>,
-    pub solutions: Vec<Signal<In, bool>>,
+    pub solutions: Vec<Signal<In, Bits<16>>>,
     pub running: Vec<Signal<In, bool>>,
     pub busy: Vec<Signal<In, bool>>,
     /// Results counted or sent; nodes; clocks in which an engine ran; and
@@ -112,9 +112,7 @@ impl Logic for Totals {
         }
         for i in 0..self.nodes.len() {
             self.node_tree.terms[i].next = self.nodes[i].val();
-            if self.solutions[i].val() {
-                self.solution_tree.terms[i].next = 1.into();
-            }
+            self.solution_tree.terms[i].next = self.solutions[i].val();
             if self.running[i].val() {
                 self.running_tree.terms[i].next = 1.into();
             }
@@ -195,7 +193,7 @@ mod tests {
             for clock in 0..4u64 {
                 x.nodes[0].next = (clock + 1).into();
                 x.nodes[1].next = 9.into();
-                x.solutions[1].next = clock % 2 == 0;
+                x.solutions[1].next = (2 * u64::from(clock % 2 == 0)).into();
                 x.running[0].next = true;
                 x.running[1].next = clock < 2;
                 x.busy[0].next = true;
@@ -204,7 +202,7 @@ mod tests {
             }
             x.nodes[0].next = 0.into();
             x.nodes[1].next = 0.into();
-            x.solutions[1].next = false;
+            x.solutions[1].next = 0.into();
             x.running[0].next = false;
             x.running[1].next = false;
             x.busy[0].next = false;
@@ -214,7 +212,7 @@ mod tests {
             wait_clock_cycle!(sim, clock, x);
             sim_assert!(sim, x.quiet.val(), x);
             sim_assert_eq!(sim, x.node_total.val(), 1 + 2 + 3 + 4 + 4 * 9, x);
-            sim_assert_eq!(sim, x.results.val(), 2, x);
+            sim_assert_eq!(sim, x.results.val(), 4, x);
             sim_assert_eq!(sim, x.cycles.val(), 4, x);
             sim_assert_eq!(sim, x.engine_cycles.val(), 6, x);
             sim.done(x)

@@ -84,6 +84,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensAccelera
             self.pipelines[p].full.next = self.request.full.val();
             self.pipelines[p].first_files.next = self.request.first_files.val();
             self.pipelines[p].last_slot.next = self.request.last_slot.val();
+            self.pipelines[p].tail_on.next = self.request.count_all.val();
         }
         for p in 0..(self.pipelines.len() - self.spare.len()) {
             RankPort::join(&mut self.engines[2 * p].data, &mut self.pipelines[p].searches[0]);
