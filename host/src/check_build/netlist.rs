@@ -235,6 +235,7 @@ fn ecp5(board: &Board, dir: &Path) -> Result<Netlist> {
         .ok_or_else(|| anyhow!("{} holds no module", routed_path.display()))?;
     settle_luts(top);
     tie_block_ram_pins(top)?;
+    tie_multiplier_pins(top)?;
     type_pads_by_direction(top)?;
     let (clock_hz, clock_note) = ecp5_clock(board, top)?;
     let source = format!("{} (nextpnr, yosys)", routed_path.display());
@@ -294,6 +295,34 @@ fn settle_luts(top: &mut Value) {
             cell["parameters"]["IS_Z1"] = Value::from("1");
         }
     }
+}
+
+/// nextpnr disconnects a multiplier's constant data pins and says their
+/// value in `<PIN>MUX` ("0" or "1"). Ties each to its value. The model is
+/// the combinational multiplier yosys maps a product to; a multiplier with
+/// any other setting (its registers, say) is refused rather than simulated
+/// wrong.
+fn tie_multiplier_pins(top: &mut Value) -> Result<()> {
+    let Some(cells) = top["cells"].as_object_mut() else { return Ok(()) };
+    for (name, cell) in cells.iter_mut().filter(|(_, c)| c["type"] == "MULT18X18D") {
+        let settings: Vec<(String, String)> = cell["parameters"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(key, value)| (key.clone(), value.as_str().unwrap_or("").trim().to_string()))
+            .collect();
+        for (key, value) in settings {
+            match (key.strip_suffix("MUX"), value.as_str()) {
+                (Some(pin), "0" | "1") => {
+                    cell["connections"][pin] = serde_json::json!([value]);
+                    cell["port_directions"][pin] = Value::from("input");
+                    cell["parameters"].as_object_mut().expect("parameters").remove(&key);
+                }
+                _ => bail!("multiplier {name} has the setting {key} = {value:?}, which the check does not model"),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The block RAM's control pins (clock, enables, reset, chip selects).
@@ -620,6 +649,26 @@ mod tests {
         assert_eq!(top["cells"]["lut"]["parameters"]["IS_Z1"], Value::Null);
         assert_eq!(top["cells"]["mux"]["parameters"]["IS_Z1"], Value::from("1"));
         assert_eq!(top["cells"]["ff"]["connections"]["DI"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn a_multipliers_constant_pins_are_tied_and_its_registers_refused() {
+        let mut top = serde_json::json!({ "cells": {
+            "times3": { "type": "MULT18X18D", "connections": { "A0": [5], "B0": [], "B1": [], "B2": [] },
+                "port_directions": {}, "parameters": { "B0MUX": "1 ", "B1MUX": "1 ", "B2MUX": "0 " } },
+        }});
+        tie_multiplier_pins(&mut top).unwrap();
+        let cell = &top["cells"]["times3"];
+        let pins = ["A0", "B0", "B1", "B2"].map(|pin| cell["connections"][pin].clone());
+        assert_eq!(pins, [json(5), json("1"), json("1"), json("0")]);
+        assert_eq!(cell["parameters"], serde_json::json!({}));
+
+        let mut registered = serde_json::json!({ "cells": {
+            "mac": { "type": "MULT18X18D", "connections": {}, "port_directions": {},
+                "parameters": { "REG_OUTPUT_CLK": "CLK0" } },
+        }});
+        let refused = tie_multiplier_pins(&mut registered).unwrap_err().to_string();
+        assert!(refused.contains("REG_OUTPUT_CLK"), "{refused}");
     }
 
     /// A routed netlist's top with the ULX3S's six pads (the 45F's sites),
