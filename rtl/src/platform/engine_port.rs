@@ -14,6 +14,10 @@ use rust_hdl::prelude::*;
 /// another engine (the knight's-tour engine: three bits a move).
 pub const JOB_PATH_BITS: usize = 48;
 
+/// Bits of an engine's node and result counts a clock that the platform
+/// sums (the queens solver counts up to 5 nodes in a step).
+pub const COUNT_BITS: usize = 4;
+
 /// Bits of the search's arguments: SOLVE's first five payload bytes (board
 /// width, height, start file and rank, flags; see `docs/protocol.md`).
 pub const ARGUMENT_BITS: usize = 40;
@@ -55,7 +59,8 @@ pub struct EnginePort {
     pub result_items: Signal<Out, Bits<16>>,
 
     /// Nodes and results counted in the clock before (results in count
-    /// mode, where they are not streamed), registered.
+    /// mode, where they are not streamed), registered; at most
+    /// 2^[`COUNT_BITS`] - 1 each a clock.
     pub nodes: Signal<Out, Bits<16>>,
     pub solutions: Signal<Out, Bits<16>>,
     /// A search is in progress.

@@ -31,7 +31,7 @@ use rust_hdl::prelude::*;
 use crate::command::CommandReceiver;
 use crate::response::{ResponseSender, FRAME_BITS};
 use crate::uart::{UartReceiver, UartTransmitter};
-pub use engine_port::{EnginePort, EngineSocket, JobPort, JobSocket, ARGUMENT_BITS, JOB_PATH_BITS};
+pub use engine_port::{EnginePort, EngineSocket, JobPort, JobSocket, ARGUMENT_BITS, COUNT_BITS, JOB_PATH_BITS};
 use job_queue::JobQueue;
 use result_arbiter::ResultArbiter;
 use totals::Totals;
@@ -134,6 +134,7 @@ pub struct Platform {
     status_exhausted: Constant<Bits<8>>,
     status_aborted: Constant<Bits<8>>,
     progress_mask: Constant<Bits<48>>,
+    count_mask: Constant<Bits<16>>,
     cmd_identify: Constant<Bits<8>>,
     // The search command this build runs, and the other problem's.
     cmd_solve: Constant<Bits<8>>,
@@ -246,6 +247,7 @@ impl Platform {
             status_exhausted: constant(status::EXHAUSTED),
             status_aborted: constant(status::ABORTED),
             progress_mask: Constant::new(((1u64 << link.progress_log2) - 1).into()),
+            count_mask: Constant::new(((1u64 << COUNT_BITS) - 1).into()),
             cmd_identify: constant(command::IDENTIFY),
             cmd_solve: constant(if queens { command::QUEENS } else { command::SOLVE }),
             cmd_other_solve: constant(if queens { command::SOLVE } else { command::QUEENS }),
@@ -413,8 +415,11 @@ impl Logic for Platform {
         self.totals.searching.next = self.searching.q.val();
         self.totals.counting.next = self.count_run.q.val();
         for i in 0..self.engines.len() {
-            self.totals.nodes[i].next = self.engines[i].nodes.val();
-            self.totals.solutions[i].next = self.engines[i].solutions.val();
+            // (Masked here, so that the sums start COUNT_BITS wide where each
+            // engine is a module of its own, as in the ECP5 flow: its
+            // outputs' constant high bits do not reach the trees.)
+            self.totals.nodes[i].next = self.engines[i].nodes.val() & self.count_mask.val();
+            self.totals.solutions[i].next = self.engines[i].solutions.val() & self.count_mask.val();
             self.totals.running[i].next = self.engines[i].busy.val() & !self.engines[i].streaming.val();
             self.totals.busy[i].next = self.engines[i].busy.val();
         }
