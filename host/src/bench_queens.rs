@@ -74,10 +74,10 @@ pub struct QueensRow {
 /// The nodes of the mirror-reduced count of N that a solver steps on: all
 /// but those of the last two ranks (on boards of three ranks or more).
 fn stepped_nodes(n: u8) -> Result<u64> {
+    let counted_at_once = if n >= 3 { 2 } else { 0 };
     let mut stepped = 0;
     for part in count_plan(n, true)? {
         let by_rank = QueensSearch::new(part.spec).nodes_by_rank();
-        let counted_at_once = if n >= 3 { 2 } else { 0 };
         stepped += by_rank[..by_rank.len() - counted_at_once].iter().sum::<u64>();
     }
     Ok(stepped)

@@ -286,8 +286,7 @@ fn settle_luts(top: &mut Value) {
         let connected = |cell: &Value, pin: &str| cell["connections"][pin].as_array().is_some_and(|b| !b.is_empty());
         for input in ["A", "B", "C", "D"] {
             if !connected(cell, input) {
-                cell["connections"][input] = serde_json::json!(["1"]);
-                cell["port_directions"][input] = Value::from("input");
+                tie_pin(cell, input, "1");
             }
         }
         if connected(cell, "FXA") || connected(cell, "FXB") {
@@ -305,24 +304,31 @@ fn settle_luts(top: &mut Value) {
 fn tie_multiplier_pins(top: &mut Value) -> Result<()> {
     let Some(cells) = top["cells"].as_object_mut() else { return Ok(()) };
     for (name, cell) in cells.iter_mut().filter(|(_, c)| c["type"] == "MULT18X18D") {
-        let settings: Vec<(String, String)> = cell["parameters"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(key, value)| (key.clone(), value.as_str().unwrap_or("").trim().to_string()))
-            .collect();
-        for (key, value) in settings {
-            match (key.strip_suffix("MUX"), value.as_str()) {
-                (Some(pin), "0" | "1") => {
-                    cell["connections"][pin] = serde_json::json!([value]);
-                    cell["port_directions"][pin] = Value::from("input");
-                    cell["parameters"].as_object_mut().expect("parameters").remove(&key);
-                }
-                _ => bail!("multiplier {name} has the setting {key} = {value:?}, which the check does not model"),
+        for (pin, setting) in pin_settings(cell) {
+            if setting == "0" || setting == "1" {
+                tie_pin(cell, &pin, &setting);
+                cell["parameters"].as_object_mut().expect("parameters").remove(&format!("{pin}MUX"));
             }
+        }
+        if let Some((key, value)) = cell["parameters"].as_object().and_then(|settings| settings.iter().next()) {
+            bail!("multiplier {name} has the setting {key} = {value}, which the check does not model");
         }
     }
     Ok(())
+}
+
+/// A cell's `<PIN>MUX` settings, as (pin, setting).
+fn pin_settings(cell: &Value) -> Vec<(String, String)> {
+    let settings = cell["parameters"].as_object().into_iter().flatten();
+    settings
+        .filter_map(|(key, value)| Some((key.strip_suffix("MUX")?.to_string(), value.as_str()?.trim().to_string())))
+        .collect()
+}
+
+/// Drives a cell's input `pin` with a constant `level` ("0" or "1").
+fn tie_pin(cell: &mut Value, pin: &str, level: &str) {
+    cell["connections"][pin] = serde_json::json!([level]);
+    cell["port_directions"][pin] = Value::from("input");
 }
 
 /// The block RAM's control pins (clock, enables, reset, chip selects).
@@ -339,23 +345,13 @@ const BLOCK_RAM_CONTROLS: [&str; 16] = [
 fn tie_block_ram_pins(top: &mut Value) -> Result<()> {
     let Some(cells) = top["cells"].as_object_mut() else { return Ok(()) };
     for (name, cell) in cells.iter_mut().filter(|(_, c)| c["type"] == "DP16KD") {
-        let muxes: Vec<(String, String)> = cell["parameters"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter_map(|(key, value)| Some((key.strip_suffix("MUX")?.to_string(), value.as_str()?.trim().to_string())))
-            .collect();
-        let tie = |cell: &mut Value, pin: &str, level: &str| {
-            cell["connections"][pin] = serde_json::json!([level]);
-            cell["port_directions"][pin] = Value::from("input");
-        };
-        for (pin, setting) in muxes {
+        for (pin, setting) in pin_settings(cell) {
             let connected = cell["connections"][&pin].as_array().is_some_and(|bits| !bits.is_empty());
             let control = BLOCK_RAM_CONTROLS.contains(&pin.as_str());
             match (control, connected, setting.as_str()) {
-                (false, _, "0" | "1") => tie(cell, &pin, &setting),
-                (true, false, "INV") => tie(cell, &pin, "0"),
-                (true, false, _) => tie(cell, &pin, "1"),
+                (false, _, "0" | "1") => tie_pin(cell, &pin, &setting),
+                (true, false, "INV") => tie_pin(cell, &pin, "0"),
+                (true, false, _) => tie_pin(cell, &pin, "1"),
                 (true, true, "INV") if pin.starts_with("CS") => {
                     bail!("block RAM {name} inverts its connected chip select {pin}, which the check does not model")
                 }
@@ -377,7 +373,7 @@ fn tie_block_ram_pins(top: &mut Value) -> Result<()> {
         for pin in BLOCK_RAM_CONTROLS {
             let connected = cell["connections"][pin].as_array().is_some_and(|bits| !bits.is_empty());
             if !connected {
-                tie(cell, pin, "1");
+                tie_pin(cell, pin, "1");
             }
         }
     }
