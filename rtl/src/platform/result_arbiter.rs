@@ -15,6 +15,14 @@
 //! iCE40 queens build's longest path), and the engines' items through the
 //! arbiter into the sender's (the ULX3S-85F's). An item then takes two
 //! clocks, far less than the UART byte it becomes.
+//!
+//! The offer is a register too: the served engine's result, ORed over 96
+//! engines, ran through the controller's choice of frame into the response
+//! sender's load (the 96-search ULX3S-85F queens build's longest path). An
+//! offer is the served engine's of the clock before; it stays good because
+//! an engine holds its first item until it is taken or cancelled, and it is
+//! dropped while a result streams (so the stream's end never leaves a stale
+//! one).
 
 use rust_hdl::prelude::*;
 
@@ -61,6 +69,12 @@ pub struct ResultArbiter {
     // flip-flops).
     serve: Vec<DFF<bool>>,
     last_served: Vec<DFF<bool>>,
+    // The offer registered: which engine (a bit an engine), its number and
+    // job.
+    offer_held: Vec<DFF<bool>>,
+    offered_held: DFF<bool>,
+    engine_held: DFF<Bits<8>>,
+    job_held: DFF<Bits<32>>,
     owner: Vec<DFF<bool>>,
     stream_on: DFF<bool>,
     wrap_chain: Vec<Signal<Local, bool>>,
@@ -116,6 +130,10 @@ impl ResultArbiter {
             engine_count: Constant::new((engines as u64).into()),
             serve: per_engine(engines),
             last_served: per_engine(engines),
+            offer_held: per_engine(engines),
+            offered_held: Default::default(),
+            engine_held: Default::default(),
+            job_held: Default::default(),
             owner: per_engine(engines),
             stream_on: Default::default(),
             wrap_chain: per_engine(engines),
@@ -144,7 +162,7 @@ impl ResultArbiter {
 impl Logic for ResultArbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, stream_on, held, held_item, held_last, taking);
+        dff_setup!(self, clock, stream_on, held, held_item, held_last, taking, offered_held, engine_held, job_held);
         // The turn moves a bit an engine a clock, from the run's last
         // engine back to the first.
         self.wrap_chain[0].next = self.serve[0].q.val() & self.last_served[0].q.val();
@@ -158,6 +176,7 @@ impl Logic for ResultArbiter {
             self.serve[i].clock.next = self.clock.val();
             self.last_served[i].clock.next = self.clock.val();
             self.owner[i].clock.next = self.clock.val();
+            self.offer_held[i].clock.next = self.clock.val();
             self.serve[i].d.next = self.wraps.val();
             self.last_served[i].d.next = self.last_served[i].q.val();
             self.owner[i].d.next = self.owner[i].q.val();
@@ -191,10 +210,16 @@ impl Logic for ResultArbiter {
         // (rust-hdl reads an index only with loop variables in it, so a
         // one-pass loop names the last link.)
         for i in (self.items.len() - 1)..self.items.len() {
-            self.offered.next = self.offer_chain[i].val();
-            self.offered_engine.next = self.engine_chain[i].val();
-            self.offered_job.next = self.job_chain[i].val();
+            self.offered_held.d.next = self.offer_chain[i].val() & !self.stream_on.q.val();
+            self.engine_held.d.next = self.engine_chain[i].val();
+            self.job_held.d.next = self.job_chain[i].val();
         }
+        for i in 0..self.items.len() {
+            self.offer_held[i].d.next = self.offers[i].val() & !self.stream_on.q.val();
+        }
+        self.offered.next = self.offered_held.q.val();
+        self.offered_engine.next = self.engine_held.q.val();
+        self.offered_job.next = self.job_held.q.val();
         for i in 0..self.items.len() {
             self.owns[i].next = self.stream_on.q.val() & self.owner[i].q.val();
             self.item_readies[i].next = self.owns[i].val() & self.taking.q.val();
@@ -243,13 +268,17 @@ impl Logic for ResultArbiter {
         if self.take.val() {
             self.stream_on.d.next = true;
             for i in 0..self.owner.len() {
-                self.owner[i].d.next = self.serve[i].q.val();
+                self.owner[i].d.next = self.offer_held[i].q.val();
             }
         }
         self.streaming.next = self.stream_on.q.val();
 
         if self.clear.val() {
             self.stream_on.d.next = false;
+            self.offered_held.d.next = false;
+            for i in 0..self.offer_held.len() {
+                self.offer_held[i].d.next = false;
+            }
             for i in 0..self.serve.len() {
                 self.serve[i].d.next = !self.number[i].val().any();
                 self.last_served[i].d.next = self.run_last[i].val();
@@ -284,12 +313,13 @@ mod tests {
                 x.items[i].next = (10 * i as u64 + 1).into();
                 x.jobs[i].next = (100 + i as u64).into();
             }
-            // The turn comes round to engine 2 within three clocks.
+            // The turn comes round to engine 2 within three clocks, and its
+            // offer is out the clock after.
             let mut waited = 0;
             while !(x.offered.val() & (x.offered_engine.val() == 2)) {
                 wait_clock_cycle!(sim, clock, x);
                 waited += 1;
-                sim_assert!(sim, waited <= 3, x);
+                sim_assert!(sim, waited <= 4, x);
             }
             sim_assert_eq!(sim, x.offered_job.val(), 102, x);
             x.take.next = true;
@@ -321,6 +351,10 @@ mod tests {
                 sim_assert!(sim, x.cancels[2].val() != x.streaming.val(), x);
                 if taken {
                     shown += 1;
+                }
+                // Once its last item is out, engine 2 has nothing to offer.
+                if shown == 3 && !x.streaming.val() {
+                    sim_assert!(sim, !(x.offered.val() & (x.offered_engine.val() == 2)), x);
                 }
             }
             sim_assert_eq!(sim, sent, vec![21, 22, 23], x);

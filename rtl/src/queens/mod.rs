@@ -112,6 +112,8 @@ pub struct QueensEngine {
     starting: Signal<Local, bool>,
     // A node counted in this turn: a queen placed, a solution.
     placed_now: Signal<Local, bool>,
+    // The nodes of the last two ranks counted in the step before.
+    tail_nodes: Signal<Local, Bits<4>>,
     found_now: Signal<Local, bool>,
 }
 
@@ -149,6 +151,7 @@ impl QueensEngine {
             node_count: Default::default(),
             solution_count: Default::default(),
             placed_now: Default::default(),
+            tail_nodes: Default::default(),
             found_now: Default::default(),
             at_job: Default::default(),
             hand_over: Default::default(),
@@ -393,10 +396,11 @@ impl Logic for QueensEngine {
         // (A cancel stops the counts.)
         self.node_count.d.next = 0.into();
         self.solution_count.d.next = 0.into();
+        self.tail_nodes.next = self.data.tail_queens.val() + self.data.tail_solutions.val();
         if self.data.turn.val() & !self.port.cancel.val() {
-            self.node_count.d.next = self.data.tail_nodes.val();
+            self.node_count.d.next = self.tail_nodes.val();
             if self.placed_now.val() {
-                self.node_count.d.next = self.data.tail_nodes.val() + 1;
+                self.node_count.d.next = self.tail_nodes.val() + 1;
             }
             self.solution_count.d.next = self.data.tail_solutions.val();
             if self.found_now.val() {

@@ -33,7 +33,7 @@
 //! it is known at once: a queen on rank N - 1 on either open file it has
 //! free, and for each, a solution if the other open file is free on rank N
 //! and not next to it. Stage B counts those nodes and solutions
-//! (`tail_nodes`, `tail_solutions`) instead of entering rank N - 1, and
+//! (`tail_queens`, `tail_solutions`) instead of entering rank N - 1, and
 //! goes on as after a dead end: about a twelfth of the nodes of N = 15 are
 //! never stepped on. First-K mode steps on them all, to stream each
 //! solution in order.
@@ -92,10 +92,10 @@ pub struct RankPort {
     /// after it (a solution streamed out).
     pub read_rank: Signal<Out, Bits<8>>,
     pub read_file: Signal<In, Bits<8>>,
-    /// The nodes and solutions of the last two ranks counted in the
-    /// search's step before (0 unless it placed a queen on rank N - 2 in
-    /// count mode).
-    pub tail_nodes: Signal<In, Bits<4>>,
+    /// The queens on rank N - 1 and the solutions counted for the last two
+    /// ranks in the search's step before (0 unless it placed a queen on
+    /// rank N - 2 in count mode): its nodes are their sum.
+    pub tail_queens: Signal<In, Bits<4>>,
     pub tail_solutions: Signal<In, Bits<4>>,
 }
 
@@ -117,7 +117,7 @@ pub struct RankSocket {
     pub placed_file: Signal<Out, Bits<8>>,
     pub read_rank: Signal<In, Bits<8>>,
     pub read_file: Signal<Out, Bits<8>>,
-    pub tail_nodes: Signal<Out, Bits<4>>,
+    pub tail_queens: Signal<Out, Bits<4>>,
     pub tail_solutions: Signal<Out, Bits<4>>,
 }
 
@@ -160,6 +160,11 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     untried: DFF<Bits<NB>>,
     from_stack: DFF<bool>,
     active: DFF<bool>,
+    // The current rank is the last: a register, where it was the current
+    // slot against the argument's last slot (the iCE40 build's longest path,
+    // into the state machine's state), set in stage B from what each way
+    // to the next rank leaves.
+    last_rank: DFF<bool>,
     open_ranks: DFF<Bits<NB>>,
     stack: RAM<Bits<EW>, AB>,
     // Each rank's queen, for a solution streamed out.
@@ -194,6 +199,7 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     child_falling: Signal<Local, Bits<NB>>,
     child_free: Signal<Local, Bits<NB>>,
     at_last: Signal<Local, bool>,
+    at_next_to_last: Signal<Local, bool>,
     at_tail: Signal<Local, bool>,
     // The deepest marked rank, and its number (an OR chain over the bits).
     deepest: Signal<Local, Bits<NB>>,
@@ -209,10 +215,14 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_child_rising: DFF<Bits<NB>>,
     b_child_falling: DFF<Bits<NB>>,
     b_child_free: DFF<Bits<NB>>,
+    // The files left open to the ranks above (worked out in stage A, off
+    // the tail's path in stage B).
+    b_open_files: DFF<Bits<NB>>,
     b_deepest: DFF<Bits<NB>>,
     b_deepest_rank: DFF<Bits<AB>>,
     b_file: DFF<Bits<NUMBER_BITS>>,
     b_at_last: DFF<bool>,
+    b_at_next_to_last: DFF<bool>,
     b_at_tail: DFF<bool>,
     b_place: DFF<bool>,
     b_forced: DFF<bool>,
@@ -223,12 +233,11 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     descend: Signal<Local, bool>,
     // The last two ranks counted in one step.
     tail: Signal<Local, bool>,
-    tail_open: Signal<Local, Bits<NB>>,
     tail_last_free: Signal<Local, Bits<NB>>,
     tail_apart: Signal<Local, bool>,
     tail_queens: Signal<Local, Bits<4>>,
     tail_found: Signal<Local, Bits<4>>,
-    tail_nodes: DFF<Bits<4>>,
+    tail_queens_held: DFF<Bits<4>>,
     tail_solutions: DFF<Bits<4>>,
 }
 
@@ -271,6 +280,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             untried: Default::default(),
             from_stack: Default::default(),
             active: Default::default(),
+            last_rank: Default::default(),
             open_ranks: Default::default(),
             stack: Default::default(),
             queens: Default::default(),
@@ -301,6 +311,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             child_falling: Default::default(),
             child_free: Default::default(),
             at_last: Default::default(),
+            at_next_to_last: Default::default(),
             at_tail: Default::default(),
             deepest: Default::default(),
             deepest_chain: slots(NB),
@@ -313,10 +324,12 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             b_child_rising: Default::default(),
             b_child_falling: Default::default(),
             b_child_free: Default::default(),
+            b_open_files: Default::default(),
             b_deepest: Default::default(),
             b_deepest_rank: Default::default(),
             b_file: Default::default(),
             b_at_last: Default::default(),
+            b_at_next_to_last: Default::default(),
             b_at_tail: Default::default(),
             b_place: Default::default(),
             b_forced: Default::default(),
@@ -327,12 +340,11 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             descend: Default::default(),
             tail_on: Default::default(),
             tail: Default::default(),
-            tail_open: Default::default(),
             tail_last_free: Default::default(),
             tail_apart: Default::default(),
             tail_queens: Default::default(),
             tail_found: Default::default(),
-            tail_nodes: Default::default(),
+            tail_queens_held: Default::default(),
             tail_solutions: Default::default(),
         }
     }
@@ -353,6 +365,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             untried,
             from_stack,
             active,
+            last_rank,
             open_ranks,
             b_current,
             b_rank,
@@ -362,17 +375,19 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             b_child_rising,
             b_child_falling,
             b_child_free,
+            b_open_files,
             b_deepest,
             b_deepest_rank,
             b_file,
             b_at_last,
+            b_at_next_to_last,
             b_at_tail,
             b_place,
             b_forced,
             b_open_child,
             b_root,
             b_root_open,
-            tail_nodes,
+            tail_queens_held,
             tail_solutions
         );
         self.stack.read_clock.next = self.clock.val();
@@ -423,7 +438,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.now_falling.next = bit_cast::<NB, EW>(self.entry_falling.val());
             self.now_untried.next = bit_cast::<NB, EW>(self.entry_untried.val());
         }
-        self.at_last.next = (self.current.q.val() & self.last_slot.val()).any();
+        self.at_last.next = self.last_rank.q.val();
+        self.at_next_to_last.next = (self.current.q.val() & (self.last_slot.val() << 1)).any();
         // (Rank N - 2, from 1: its last two ranks can be counted at once.)
         self.at_tail.next = (self.current.q.val() & (self.last_slot.val() << 2)).any();
 
@@ -500,7 +516,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.searches[s].placed_rank.next = bit_cast::<8, AB>(self.b_rank.q.val());
             self.searches[s].placed_file.next = bit_cast::<8, NUMBER_BITS>(self.b_file.q.val());
             self.searches[s].read_file.next = bit_cast::<8, NUMBER_BITS>(self.queens.read_data.val());
-            self.searches[s].tail_nodes.next = self.tail_nodes.q.val();
+            self.searches[s].tail_queens.next = self.tail_queens_held.q.val();
             self.searches[s].tail_solutions.next = self.tail_solutions.q.val();
         }
 
@@ -523,10 +539,12 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_child_rising.d.next = self.child_rising.val();
         self.b_child_falling.d.next = self.child_falling.val();
         self.b_child_free.d.next = self.child_free.val();
+        self.b_open_files.d.next = self.full.val() & !self.child_files.val();
         self.b_deepest.d.next = self.deepest.val();
         self.b_deepest_rank.d.next = self.deepest_rank.val();
         self.b_file.d.next = self.placed_file.val();
         self.b_at_last.d.next = self.at_last.val();
+        self.b_at_next_to_last.d.next = self.at_next_to_last.val();
         self.b_at_tail.d.next = self.at_tail.val() & self.tail_on.val();
         self.b_place.d.next = self.place.val();
         self.b_forced.d.next = self.forced.val();
@@ -543,13 +561,13 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // above open to it: its last two ranks are counted here (off the
         // step's path: into registers the search reads in its next turn).
         self.tail.next = self.b_at_tail.q.val() & self.b_place.q.val() & self.b_open_child.q.val();
-        // The two files open; those free on the last rank from the ranks
-        // below (its diagonals one file further on); whether the two are
-        // apart (next to each other they attack each other whichever way).
-        self.tail_open.next = self.full.val() & !self.b_child_files.q.val();
+        // The two files open (`b_open_files`); those free on the last rank
+        // from the ranks below (its diagonals one file further on); whether
+        // the two are apart (next to each other they attack each other
+        // whichever way).
         self.tail_last_free.next =
-            self.tail_open.val() & !((self.b_child_rising.q.val() << 1) | (self.b_child_falling.q.val() >> 1));
-        self.tail_apart.next = !(self.tail_open.val() & (self.tail_open.val() << 1)).any();
+            self.b_open_files.q.val() & !((self.b_child_rising.q.val() << 1) | (self.b_child_falling.q.val() >> 1));
+        self.tail_apart.next = !(self.b_open_files.q.val() & (self.b_open_files.q.val() << 1)).any();
         // Queens on rank N - 1: one per free file (both files free: two).
         // Solutions: both free there, one per file free on the last rank
         // (each pairs with the other); one free, one if the other is.
@@ -561,20 +579,21 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
                 self.tail_found.next = 1.into();
             }
         }
-        if self.b_child_free.q.val() == self.tail_open.val() {
+        if self.b_child_free.q.val() == self.b_open_files.q.val() {
             self.tail_queens.next = 2.into();
             self.tail_found.next = 0.into();
             if self.tail_apart.val() & self.tail_last_free.val().any() {
                 self.tail_found.next = 1.into();
-                if self.tail_last_free.val() == self.tail_open.val() {
+                if self.tail_last_free.val() == self.b_open_files.q.val() {
                     self.tail_found.next = 2.into();
                 }
             }
         }
-        self.tail_nodes.d.next = 0.into();
+        // (Registered apart: their sum, the nodes, is the state machine's.)
+        self.tail_queens_held.d.next = 0.into();
         self.tail_solutions.d.next = 0.into();
         if self.tail.val() {
-            self.tail_nodes.d.next = self.tail_queens.val() + self.tail_found.val();
+            self.tail_queens_held.d.next = self.tail_queens.val();
             self.tail_solutions.d.next = self.tail_found.val();
         }
         self.descend.next = self.b_place.q.val()
@@ -591,6 +610,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.open_ranks.d.next = self.b_open.q.val();
         self.from_stack.d.next = false;
         self.active.d.next = true;
+        self.last_rank.d.next = self.b_at_last.q.val();
         // The rank read back: this one (it keeps files), or the deepest.
         self.stack.read_address.next = self.b_deepest_rank.q.val() | self.half_b.val();
         if self.b_left_any.q.val() {
@@ -599,14 +619,17 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         if self.descend.val() {
             self.current.d.next = self.b_current.q.val() >> 1;
             self.rank.d.next = self.b_rank.q.val() + 1;
+            self.last_rank.d.next = self.b_at_next_to_last.q.val();
             if self.b_left_any.q.val() {
                 self.open_ranks.d.next = self.b_open.q.val() | self.b_current.q.val();
             }
         } else if self.b_left_any.q.val() {
             self.from_stack.d.next = true;
         } else if self.b_open.q.val().any() {
+            // (The last rank is never marked: nothing lies above it.)
             self.current.d.next = self.b_deepest.q.val();
             self.rank.d.next = self.b_deepest_rank.q.val();
+            self.last_rank.d.next = false;
             self.open_ranks.d.next = self.b_open.q.val() & !self.b_deepest.q.val();
             self.from_stack.d.next = true;
         } else {
@@ -615,6 +638,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         if self.b_root.q.val() {
             self.current.d.next = self.top_slot.val();
             self.rank.d.next = 0.into();
+            self.last_rank.d.next = (self.top_slot.val() & self.last_slot.val()).any();
             self.files.d.next = 0.into();
             self.rising.d.next = 0.into();
             self.falling.d.next = 0.into();
@@ -700,6 +724,8 @@ mod tests {
                         }
                         Stage::Rooted if !x.searches[s].searching.val() => stage[s] = Stage::Stopped,
                         Stage::Rooted => {
+                            let rank = x.searches[s].rank.val().to_u64() as usize;
+                            sim_assert_eq!(sim, x.searches[s].at_last_rank.val(), rank + 1 == n, x);
                             turns[s] += 1;
                             let pause = s == 1 && (turns[s] % 3 == 2 || rest > 0);
                             if s == 1 {
