@@ -198,7 +198,6 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     child_rising: Signal<Local, Bits<NB>>,
     child_falling: Signal<Local, Bits<NB>>,
     child_free: Signal<Local, Bits<NB>>,
-    at_last: Signal<Local, bool>,
     at_next_to_last: Signal<Local, bool>,
     at_tail: Signal<Local, bool>,
     // The deepest marked rank, and its number (an OR chain over the bits).
@@ -310,7 +309,6 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             child_rising: Default::default(),
             child_falling: Default::default(),
             child_free: Default::default(),
-            at_last: Default::default(),
             at_next_to_last: Default::default(),
             at_tail: Default::default(),
             deepest: Default::default(),
@@ -438,7 +436,6 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.now_falling.next = bit_cast::<NB, EW>(self.entry_falling.val());
             self.now_untried.next = bit_cast::<NB, EW>(self.entry_untried.val());
         }
-        self.at_last.next = self.last_rank.q.val();
         self.at_next_to_last.next = (self.current.q.val() & (self.last_slot.val() << 1)).any();
         // (Rank N - 2, from 1: its last two ranks can be counted at once.)
         self.at_tail.next = (self.current.q.val() & (self.last_slot.val() << 2)).any();
@@ -512,7 +509,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         for s in 0..self.searches.len() {
             self.searches[s].searching.next = self.active.q.val();
             self.searches[s].rank.next = bit_cast::<8, AB>(self.rank.q.val());
-            self.searches[s].at_last_rank.next = self.at_last.val();
+            self.searches[s].at_last_rank.next = self.last_rank.q.val();
             self.searches[s].placed_rank.next = bit_cast::<8, AB>(self.b_rank.q.val());
             self.searches[s].placed_file.next = bit_cast::<8, NUMBER_BITS>(self.b_file.q.val());
             self.searches[s].read_file.next = bit_cast::<8, NUMBER_BITS>(self.queens.read_data.val());
@@ -543,7 +540,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_deepest.d.next = self.deepest.val();
         self.b_deepest_rank.d.next = self.deepest_rank.val();
         self.b_file.d.next = self.placed_file.val();
-        self.b_at_last.d.next = self.at_last.val();
+        self.b_at_last.d.next = self.last_rank.q.val();
         self.b_at_next_to_last.d.next = self.at_next_to_last.val();
         self.b_at_tail.d.next = self.at_tail.val() & self.tail_on.val();
         self.b_place.d.next = self.place.val();
