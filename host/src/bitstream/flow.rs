@@ -10,7 +10,7 @@ use knights_rtl::accelerator::{Features, LinkSettings};
 use super::dfu;
 use super::options::{check, BuildOptions};
 use super::tool_log;
-use super::tool_report::{log_utilisation, report_fmax, report_utilisation, stat_cells};
+use super::tool_report::{log_utilisation, nextpnr_gave_up, report_fmax, report_utilisation, stat_cells, GaveUp};
 use super::tools::{log_tail, run_step, tool_version, tools, Phase, Step, Watch};
 use super::verilog::{accelerator_of_kind, keep_engines_apart, wrapper_verilog, WRAPPER_TOP};
 use crate::boards::{Board, EngineKind, Family};
@@ -101,12 +101,34 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         }
     }
     let Some(report_text) = report_text else {
-        bail!(
-            "{} failed ({}) before writing its report; {}",
-            tools.nextpnr,
-            placed,
-            log_tail(&log, dir, "nextpnr.log")
-        );
+        // (The part's logic taken, when the log says it: the measure of how
+        // full it was.)
+        let taken = utilisation
+            .iter()
+            .find(|(kind, _)| kind == logic_kind)
+            .map(|(_, u)| format!(", with {} of its {} {logic_kind} taken", u.used, u.available))
+            .unwrap_or_default();
+        let hint = "build fewer engines (--engines) or a smaller board (--max-size)";
+        match nextpnr_gave_up(&log) {
+            Some(GaveUp::Placing) => bail!(
+                "{} could not place the design on the {}{taken}; {hint}; {}",
+                tools.nextpnr,
+                board.title,
+                log_tail(&log, dir, "nextpnr.log")
+            ),
+            Some(GaveUp::Routing) => bail!(
+                "{} could not route the design on the {}{taken}: the fabric is congested; {hint}; {}",
+                tools.nextpnr,
+                board.title,
+                log_tail(&log, dir, "nextpnr.log")
+            ),
+            None => bail!(
+                "{} failed ({}) before writing its report; {}",
+                tools.nextpnr,
+                placed,
+                log_tail(&log, dir, "nextpnr.log")
+            ),
+        }
     };
     let (fmax_mhz, constraint_mhz) = report_fmax(&report_text)?;
     if fmax_mhz < constraint_mhz {

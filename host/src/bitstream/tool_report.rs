@@ -53,6 +53,28 @@ pub(super) fn log_utilisation(log: &str) -> Vec<(String, Usage)> {
         .collect()
 }
 
+/// Where nextpnr gave up, read from the first `ERROR:` line of its log.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum GaveUp {
+    /// It found no legal place for some cell: the part is too full.
+    Placing,
+    /// It could not route every connection: the fabric is congested.
+    Routing,
+}
+
+pub(super) fn nextpnr_gave_up(log: &str) -> Option<GaveUp> {
+    let error = log.lines().find_map(|line| line.trim().strip_prefix("ERROR:"))?.to_ascii_lowercase();
+    // (HeAP: "Unable to find legal placement for cell"; the annealer: "failed
+    // to place cell"; the routers: "Failed to route", "routing failed".)
+    if error.contains("placement") || error.contains("to place") {
+        Some(GaveUp::Placing)
+    } else if error.contains("rout") {
+        Some(GaveUp::Routing)
+    } else {
+        None
+    }
+}
+
 /// Cell counts from yosys's `stat -json`.
 pub(super) fn stat_cells(text: &str) -> Result<Vec<(String, u64)>> {
     let stat: serde_json::Value = serde_json::from_str(text).context("yosys's stat.json")?;
@@ -80,5 +102,19 @@ mod tests {
         );
         let stat = r#"{"design": {"num_cells_by_type": {"SB_LUT4": 4, "SB_DFF": 3, "SB_DFFE": 2}}}"#;
         assert_eq!(stat_cells(stat).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn tells_where_nextpnr_gave_up() {
+        // (The end of the 85F's log when 96 queens searches with the last
+        // three ranks counted at once took 85% of its cells.)
+        let placing = "Info: \t        TRELLIS_COMB:   71452/  83640    85%\nInfo: Running main analytical placer.\n\
+            ERROR: Unable to find legal placement for cell 'accelerator.engines$1.path.q_TRELLIS_FF_Q_16_DI_LUT4_Z' \
+            of type 'TRELLIS_COMB' after 158074789 attempts, check constraints and utilisation.\n0 warnings, 1 error\n";
+        assert_eq!(nextpnr_gave_up(placing), Some(GaveUp::Placing));
+        assert_eq!(nextpnr_gave_up("ERROR: failed to place cell 'x' of type 'ICESTORM_LC'\n"), Some(GaveUp::Placing));
+        assert_eq!(nextpnr_gave_up("Info: routing\nERROR: Failed to route arc 3 of net 'n'.\n"), Some(GaveUp::Routing));
+        assert_eq!(nextpnr_gave_up("ERROR: Max frequency for clock 'c': 26.23 MHz (FAIL at 30.02 MHz)\n"), None);
+        assert_eq!(nextpnr_gave_up("Info: Program finished normally.\n"), None);
     }
 }
