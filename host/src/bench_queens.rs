@@ -3,9 +3,9 @@
 //! built N-Queens board's modeled time.
 //!
 //! A solver runs two searches (each an engine), each a node every other
-//! clock, but for the last two ranks' nodes, which it counts without
+//! clock, but for the last three ranks' nodes, which it counts without
 //! stepping on them. A board's time is modeled from its searches, its clock,
-//! the nodes stepped on (all but the last two ranks') and the cycles per
+//! the nodes stepped on (all but the last three ranks') and the cycles per
 //! such node per search measured in simulation (on the simulated build's
 //! largest N, 12, with its four searches): on larger N the jobs are larger,
 //! so that figure is an upper bound there; the spread of the last jobs over
@@ -61,7 +61,7 @@ pub struct QueensRow {
     pub n: u8,
     pub solutions: u64,
     /// Nodes of the mirror-reduced search, and those the solvers step on
-    /// (all but the last two ranks').
+    /// (all but the last three ranks').
     pub nodes: u64,
     pub stepped_nodes: u64,
     pub cpu_one_core: CpuQueens,
@@ -72,9 +72,9 @@ pub struct QueensRow {
 }
 
 /// The nodes of the mirror-reduced count of N that a solver steps on: all
-/// but those of the last two ranks (on boards of three ranks or more).
+/// but those of the last three ranks (on boards of four ranks or more).
 fn stepped_nodes(n: u8) -> Result<u64> {
-    let counted_at_once = if n >= 3 { 2 } else { 0 };
+    let counted_at_once = if n >= 4 { 3 } else { 0 };
     let mut stepped = 0;
     for part in count_plan(n, true)? {
         let by_rank = QueensSearch::new(part.spec).nodes_by_rank();

@@ -206,7 +206,7 @@ impl QueensSearch {
     }
 
     /// The whole tree's nodes on each rank, from rank 1, counted on every
-    /// core. (The solvers count the last two ranks' nodes without stepping
+    /// core. (The solvers count the last three ranks' nodes without stepping
     /// on them in count mode, so a count's clocks go with the nodes of the
     /// ranks before.)
     pub fn nodes_by_rank(&self) -> Vec<u64> {

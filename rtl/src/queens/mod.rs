@@ -100,8 +100,8 @@ pub struct QueensEngine {
     shown: DFF<bool>,
     fetched: DFF<bool>,
     // Nodes and solutions counted in a turn: the queen placed, and the
-    // last two ranks the step before counted in one.
-    node_count: DFF<Bits<4>>,
+    // last three ranks the step before counted in one (up to 15 nodes).
+    node_count: DFF<Bits<5>>,
     solution_count: DFF<Bits<4>>,
 
     at_job: Signal<Local, bool>,
@@ -112,8 +112,8 @@ pub struct QueensEngine {
     starting: Signal<Local, bool>,
     // A node counted in this turn: a queen placed, a solution.
     placed_now: Signal<Local, bool>,
-    // The nodes of the last two ranks counted in the step before.
-    tail_nodes: Signal<Local, Bits<4>>,
+    // The nodes of the last three ranks counted in the step before.
+    tail_nodes: Signal<Local, Bits<5>>,
     found_now: Signal<Local, bool>,
 }
 
@@ -247,7 +247,7 @@ impl Logic for QueensEngine {
         self.found_pulse.d.next = false;
         self.placed_now.next = false;
         self.found_now.next = false;
-        self.port.nodes.next = bit_cast::<16, 4>(self.node_count.q.val());
+        self.port.nodes.next = bit_cast::<16, 5>(self.node_count.q.val());
         self.port.solutions.next = bit_cast::<16, 4>(self.solution_count.q.val());
         self.port.busy.next = (self.state.q.val() != QueensState::Idle) & (self.state.q.val() != QueensState::Done);
         self.port.streaming.next = self.state.q.val() == QueensState::Emit;
@@ -396,7 +396,7 @@ impl Logic for QueensEngine {
         // (A cancel stops the counts.)
         self.node_count.d.next = 0.into();
         self.solution_count.d.next = 0.into();
-        self.tail_nodes.next = self.data.tail_queens.val() + self.data.tail_solutions.val();
+        self.tail_nodes.next = bit_cast::<5, 4>(self.data.tail_nodes.val());
         if self.data.turn.val() & !self.port.cancel.val() {
             self.node_count.d.next = self.tail_nodes.val();
             if self.placed_now.val() {
@@ -555,14 +555,14 @@ mod tests {
             for first in [0..n, 0..n.div_ceil(2)] {
                 let search = QueensSearch::new(QueensSpec::new(n, first.clone()).unwrap());
                 let reference = search.run(Goal::CountAll, &mut knights_model::queens::Quiet);
-                let last_two: u64 = search.nodes_by_rank().iter().skip(usize::from(n.max(2)) - 2).sum();
+                let last_three: u64 = search.nodes_by_rank().iter().skip(usize::from(n.max(3)) - 3).sum();
                 for (i, run) in solve(n, first.clone(), true).iter().enumerate() {
                     let what = format!("N = {n}, {first:?}, search {i}");
                     assert_eq!((run.nodes, run.counted), (reference.nodes, reference.solutions), "{what}");
                     assert!(run.streamed.is_empty());
-                    // Two clocks a node but those of the last two ranks
+                    // Two clocks a node but those of the last three ranks
                     // (counted, not stepped on), and a few to start and stop.
-                    let stepped = if n < 3 { reference.nodes } else { reference.nodes - last_two };
+                    let stepped = if n < 4 { reference.nodes } else { reference.nodes - last_three };
                     assert!(
                         run.clocks <= 2 * stepped + 8,
                         "{what}: {} clocks for {} nodes, {stepped} stepped on",

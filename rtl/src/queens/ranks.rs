@@ -28,15 +28,18 @@
 //! entries. A search that places no queen (paused: a solution streamed out,
 //! waiting for a job) is kept the same way: written, and read back.
 //!
-//! **The last two ranks in one step** (count mode, `tail_on`): a queen
-//! placed on rank N - 2 (from 1) leaves two files open, so what lies above
-//! it is known at once: a queen on rank N - 1 on either open file it has
-//! free, and for each, a solution if the other open file is free on rank N
-//! and not next to it. Stage B counts those nodes and solutions
-//! (`tail_queens`, `tail_solutions`) instead of entering rank N - 1, and
-//! goes on as after a dead end: about a twelfth of the nodes of N = 15 are
-//! never stepped on. First-K mode steps on them all, to stream each
-//! solution in order.
+//! **The last three ranks in one step** (count mode, `tail_on`): a queen
+//! placed on rank N - 3 (from 1) leaves three files open, so what lies
+//! above it is known at once: which open file is free on each of the three
+//! ranks from the ranks below, and which of the three files are next to
+//! each other or two apart, say which of their six orders are solutions and
+//! which of their starts are nodes. Stage B works those out (the three
+//! files apart: two carry chains) instead of entering rank N - 2, and the
+//! search goes on as after a dead end; the nodes and solutions are counted
+//! from them in the search's next turn (`tail_nodes`, `tail_solutions`),
+//! which its state machine adds with its own. So 24% of the nodes of
+//! N = 15 are never stepped on (17% of the steps of the last two ranks in
+//! one). First-K mode steps on them all, to stream each solution in order.
 //!
 //! Each search is driven by its own state machine through a [`RankPort`],
 //! acting in the clocks it is in stage A (`turn`). Splitting the step
@@ -92,10 +95,10 @@ pub struct RankPort {
     /// after it (a solution streamed out).
     pub read_rank: Signal<Out, Bits<8>>,
     pub read_file: Signal<In, Bits<8>>,
-    /// The queens on rank N - 1 and the solutions counted for the last two
-    /// ranks in the search's step before (0 unless it placed a queen on
-    /// rank N - 2 in count mode): its nodes are their sum.
-    pub tail_queens: Signal<In, Bits<4>>,
+    /// The nodes and the solutions counted for the last three ranks in the
+    /// search's step before (0 unless it placed a queen on rank N - 3 in
+    /// count mode).
+    pub tail_nodes: Signal<In, Bits<4>>,
     pub tail_solutions: Signal<In, Bits<4>>,
 }
 
@@ -117,7 +120,7 @@ pub struct RankSocket {
     pub placed_file: Signal<Out, Bits<8>>,
     pub read_rank: Signal<In, Bits<8>>,
     pub read_file: Signal<Out, Bits<8>>,
-    pub tail_queens: Signal<Out, Bits<4>>,
+    pub tail_nodes: Signal<Out, Bits<4>>,
     pub tail_solutions: Signal<Out, Bits<4>>,
 }
 
@@ -131,7 +134,7 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     pub full: Signal<In, Bits<NB>>,
     pub first_files: Signal<In, Bits<NB>>,
     pub last_slot: Signal<In, Bits<NB>>,
-    /// Count the last two ranks in one step (count mode).
+    /// Count the last three ranks in one step (count mode).
     pub tail_on: Signal<In, bool>,
     /// Search 0 is in stage A when `phase` is clear, search 1 when set.
     pub searches: Vec<RankSocket>,
@@ -140,6 +143,8 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     // The numbers 0 to NB - 1 (files), and each slot's rank.
     index: Vec<Constant<Bits<NUMBER_BITS>>>,
     rank_of: Vec<Constant<Bits<AB>>>,
+    // Each file's bit in a mask of the files in reverse order.
+    reversed: Vec<Constant<Bits<NB>>>,
     // Each search's `phase`, and its half of the RAMs.
     phase_of: Vec<Constant<bool>>,
     half_of: Vec<Constant<Bits<AB>>>,
@@ -230,14 +235,60 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_root_open: DFF<bool>,
     half_b: Signal<Local, Bits<AB>>,
     descend: Signal<Local, bool>,
-    // The last two ranks counted in one step.
+    // The last three ranks counted in one step. Stage B: the three files
+    // left open (the lowest, the middle, the highest), and those free on
+    // each rank above from the ranks below.
     tail: Signal<Local, bool>,
+    tail_second_free: Signal<Local, Bits<NB>>,
     tail_last_free: Signal<Local, Bits<NB>>,
-    tail_apart: Signal<Local, bool>,
-    tail_queens: Signal<Local, Bits<4>>,
-    tail_found: Signal<Local, Bits<4>>,
-    tail_queens_held: DFF<Bits<4>>,
-    tail_solutions: DFF<Bits<4>>,
+    open_low: Signal<Local, Bits<NB>>,
+    reverse_chain: Vec<Signal<Local, Bits<NB>>>,
+    open_reversed: Signal<Local, Bits<NB>>,
+    open_reversed_low: Signal<Local, Bits<NB>>,
+    back_chain: Vec<Signal<Local, Bits<NB>>>,
+    open_middle: Signal<Local, Bits<NB>>,
+    open_high: Signal<Local, Bits<NB>>,
+    // Registered for the search's next turn: which open file is free on
+    // each rank (the first, second and last of the three), and which are
+    // next to each other or two files apart (the lowest and highest are
+    // two apart when the three are side by side).
+    first_low: DFF<bool>,
+    first_middle: DFF<bool>,
+    first_high: DFF<bool>,
+    second_low: DFF<bool>,
+    second_middle: DFF<bool>,
+    second_high: DFF<bool>,
+    last_low: DFF<bool>,
+    last_middle: DFF<bool>,
+    last_high: DFF<bool>,
+    low_middle_next_to: DFF<bool>,
+    middle_high_next_to: DFF<bool>,
+    low_middle_two_apart: DFF<bool>,
+    middle_high_two_apart: DFF<bool>,
+    // Stage A: the nodes from those. The queens on the second rank, one
+    // per ordered pair of files (first rank's, second's), and solutions,
+    // one per order of the three (first's, second's, last's), each counted
+    // in threes (`count_*`: 0 to 3).
+    low_high_two_apart: Signal<Local, bool>,
+    pair_low_middle: Signal<Local, bool>,
+    pair_middle_low: Signal<Local, bool>,
+    pair_low_high: Signal<Local, bool>,
+    pair_high_low: Signal<Local, bool>,
+    pair_middle_high: Signal<Local, bool>,
+    pair_high_middle: Signal<Local, bool>,
+    found_low_middle_high: Signal<Local, bool>,
+    found_middle_low_high: Signal<Local, bool>,
+    found_low_high_middle: Signal<Local, bool>,
+    found_high_low_middle: Signal<Local, bool>,
+    found_middle_high_low: Signal<Local, bool>,
+    found_high_middle_low: Signal<Local, bool>,
+    count_first: Signal<Local, Bits<4>>,
+    count_pairs_from_low: Signal<Local, Bits<4>>,
+    count_pairs_from_high: Signal<Local, Bits<4>>,
+    count_found_up: Signal<Local, Bits<4>>,
+    count_found_down: Signal<Local, Bits<4>>,
+    tail_nodes: Signal<Local, Bits<4>>,
+    tail_solutions: Signal<Local, Bits<4>>,
 }
 
 /// The slot of rank 1: the top bit of a slot vector.
@@ -338,11 +389,48 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             descend: Default::default(),
             tail_on: Default::default(),
             tail: Default::default(),
+            tail_second_free: Default::default(),
             tail_last_free: Default::default(),
-            tail_apart: Default::default(),
-            tail_queens: Default::default(),
-            tail_found: Default::default(),
-            tail_queens_held: Default::default(),
+            open_low: Default::default(),
+            reverse_chain: slots(NB),
+            open_reversed: Default::default(),
+            open_reversed_low: Default::default(),
+            back_chain: slots(NB),
+            reversed: (0..NB).map(|i| Constant::new(Bits::<NB>::from(1u64 << (NB - 1 - i)))).collect(),
+            open_middle: Default::default(),
+            open_high: Default::default(),
+            first_low: Default::default(),
+            first_middle: Default::default(),
+            first_high: Default::default(),
+            second_low: Default::default(),
+            second_middle: Default::default(),
+            second_high: Default::default(),
+            last_low: Default::default(),
+            last_middle: Default::default(),
+            last_high: Default::default(),
+            low_middle_next_to: Default::default(),
+            middle_high_next_to: Default::default(),
+            low_middle_two_apart: Default::default(),
+            middle_high_two_apart: Default::default(),
+            low_high_two_apart: Default::default(),
+            pair_low_middle: Default::default(),
+            pair_middle_low: Default::default(),
+            pair_low_high: Default::default(),
+            pair_high_low: Default::default(),
+            pair_middle_high: Default::default(),
+            pair_high_middle: Default::default(),
+            found_low_middle_high: Default::default(),
+            found_middle_low_high: Default::default(),
+            found_low_high_middle: Default::default(),
+            found_high_low_middle: Default::default(),
+            found_middle_high_low: Default::default(),
+            found_high_middle_low: Default::default(),
+            count_first: Default::default(),
+            count_pairs_from_low: Default::default(),
+            count_pairs_from_high: Default::default(),
+            count_found_up: Default::default(),
+            count_found_down: Default::default(),
+            tail_nodes: Default::default(),
             tail_solutions: Default::default(),
         }
     }
@@ -385,8 +473,19 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             b_open_child,
             b_root,
             b_root_open,
-            tail_queens_held,
-            tail_solutions
+            first_low,
+            first_middle,
+            first_high,
+            second_low,
+            second_middle,
+            second_high,
+            last_low,
+            last_middle,
+            last_high,
+            low_middle_next_to,
+            middle_high_next_to,
+            low_middle_two_apart,
+            middle_high_two_apart
         );
         self.stack.read_clock.next = self.clock.val();
         self.stack.write_clock.next = self.clock.val();
@@ -437,8 +536,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.now_untried.next = bit_cast::<NB, EW>(self.entry_untried.val());
         }
         self.at_next_to_last.next = (self.current.q.val() & (self.last_slot.val() << 1)).any();
-        // (Rank N - 2, from 1: its last two ranks can be counted at once.)
-        self.at_tail.next = (self.current.q.val() & (self.last_slot.val() << 2)).any();
+        // (Rank N - 3, from 1: its last three ranks can be counted at once.)
+        self.at_tail.next = (self.current.q.val() & (self.last_slot.val() << 3)).any();
 
         // The queen: the lowest untried file, or the forced one. The
         // lowest one's number is encoded apart from the forced one's (the
@@ -505,6 +604,116 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.deepest_rank.next = self.deepest_chain[i].val();
         }
 
+        // The last three ranks of stage A's search, from what stage B found
+        // in its step before (all clear but after a queen on rank N - 3): a
+        // queen on the second rank pairs with one on the first not next to
+        // it; a solution adds the third file on the last rank, not next to
+        // the second's nor two files from the first's.
+        self.low_high_two_apart.next = self.low_middle_next_to.q.val() & self.middle_high_next_to.q.val();
+        self.pair_low_middle.next =
+            self.first_low.q.val() & self.second_middle.q.val() & !self.low_middle_next_to.q.val();
+        self.pair_middle_low.next =
+            self.first_middle.q.val() & self.second_low.q.val() & !self.low_middle_next_to.q.val();
+        self.pair_low_high.next = self.first_low.q.val() & self.second_high.q.val();
+        self.pair_high_low.next = self.first_high.q.val() & self.second_low.q.val();
+        self.pair_middle_high.next =
+            self.first_middle.q.val() & self.second_high.q.val() & !self.middle_high_next_to.q.val();
+        self.pair_high_middle.next =
+            self.first_high.q.val() & self.second_middle.q.val() & !self.middle_high_next_to.q.val();
+        self.found_low_middle_high.next = self.pair_low_middle.val()
+            & self.last_high.q.val()
+            & !self.middle_high_next_to.q.val()
+            & !self.low_high_two_apart.val();
+        self.found_middle_low_high.next =
+            self.pair_middle_low.val() & self.last_high.q.val() & !self.middle_high_two_apart.q.val();
+        self.found_low_high_middle.next = self.pair_low_high.val()
+            & self.last_middle.q.val()
+            & !self.middle_high_next_to.q.val()
+            & !self.low_middle_two_apart.q.val();
+        self.found_high_low_middle.next = self.pair_high_low.val()
+            & self.last_middle.q.val()
+            & !self.low_middle_next_to.q.val()
+            & !self.middle_high_two_apart.q.val();
+        self.found_middle_high_low.next =
+            self.pair_middle_high.val() & self.last_low.q.val() & !self.low_middle_two_apart.q.val();
+        self.found_high_middle_low.next = self.pair_high_middle.val()
+            & self.last_low.q.val()
+            & !self.low_middle_next_to.q.val()
+            & !self.low_high_two_apart.val();
+        // (Counted in threes, each a full adder's sum and carry, then added:
+        // the nodes are the three ranks' queens, the last rank's the
+        // solutions.)
+        self.count_first.next = 0.into();
+        if self.first_low.q.val() ^ self.first_middle.q.val() ^ self.first_high.q.val() {
+            self.count_first.next = 1.into();
+        }
+        if (self.first_low.q.val() & self.first_middle.q.val())
+            | (self.first_low.q.val() & self.first_high.q.val())
+            | (self.first_middle.q.val() & self.first_high.q.val())
+        {
+            self.count_first.next = 2.into();
+        }
+        if self.first_low.q.val() & self.first_middle.q.val() & self.first_high.q.val() {
+            self.count_first.next = 3.into();
+        }
+        self.count_pairs_from_low.next = 0.into();
+        if self.pair_low_middle.val() ^ self.pair_low_high.val() ^ self.pair_middle_high.val() {
+            self.count_pairs_from_low.next = 1.into();
+        }
+        if (self.pair_low_middle.val() & self.pair_low_high.val())
+            | (self.pair_low_middle.val() & self.pair_middle_high.val())
+            | (self.pair_low_high.val() & self.pair_middle_high.val())
+        {
+            self.count_pairs_from_low.next = 2.into();
+        }
+        if self.pair_low_middle.val() & self.pair_low_high.val() & self.pair_middle_high.val() {
+            self.count_pairs_from_low.next = 3.into();
+        }
+        self.count_pairs_from_high.next = 0.into();
+        if self.pair_middle_low.val() ^ self.pair_high_low.val() ^ self.pair_high_middle.val() {
+            self.count_pairs_from_high.next = 1.into();
+        }
+        if (self.pair_middle_low.val() & self.pair_high_low.val())
+            | (self.pair_middle_low.val() & self.pair_high_middle.val())
+            | (self.pair_high_low.val() & self.pair_high_middle.val())
+        {
+            self.count_pairs_from_high.next = 2.into();
+        }
+        if self.pair_middle_low.val() & self.pair_high_low.val() & self.pair_high_middle.val() {
+            self.count_pairs_from_high.next = 3.into();
+        }
+        self.count_found_up.next = 0.into();
+        if self.found_low_middle_high.val() ^ self.found_middle_low_high.val() ^ self.found_low_high_middle.val() {
+            self.count_found_up.next = 1.into();
+        }
+        if (self.found_low_middle_high.val() & self.found_middle_low_high.val())
+            | (self.found_low_middle_high.val() & self.found_low_high_middle.val())
+            | (self.found_middle_low_high.val() & self.found_low_high_middle.val())
+        {
+            self.count_found_up.next = 2.into();
+        }
+        if self.found_low_middle_high.val() & self.found_middle_low_high.val() & self.found_low_high_middle.val() {
+            self.count_found_up.next = 3.into();
+        }
+        self.count_found_down.next = 0.into();
+        if self.found_high_low_middle.val() ^ self.found_middle_high_low.val() ^ self.found_high_middle_low.val() {
+            self.count_found_down.next = 1.into();
+        }
+        if (self.found_high_low_middle.val() & self.found_middle_high_low.val())
+            | (self.found_high_low_middle.val() & self.found_high_middle_low.val())
+            | (self.found_middle_high_low.val() & self.found_high_middle_low.val())
+        {
+            self.count_found_down.next = 2.into();
+        }
+        if self.found_high_low_middle.val() & self.found_middle_high_low.val() & self.found_high_middle_low.val() {
+            self.count_found_down.next = 3.into();
+        }
+        self.tail_solutions.next = self.count_found_up.val() + self.count_found_down.val();
+        self.tail_nodes.next = self.tail_solutions.val()
+            + self.count_first.val()
+            + self.count_pairs_from_low.val()
+            + self.count_pairs_from_high.val();
+
         // What each search's machine sees (used in its turns).
         for s in 0..self.searches.len() {
             self.searches[s].searching.next = self.active.q.val();
@@ -513,8 +722,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.searches[s].placed_rank.next = bit_cast::<8, AB>(self.b_rank.q.val());
             self.searches[s].placed_file.next = bit_cast::<8, NUMBER_BITS>(self.b_file.q.val());
             self.searches[s].read_file.next = bit_cast::<8, NUMBER_BITS>(self.queens.read_data.val());
-            self.searches[s].tail_queens.next = self.tail_queens_held.q.val();
-            self.searches[s].tail_solutions.next = self.tail_solutions.q.val();
+            self.searches[s].tail_nodes.next = self.tail_nodes.val();
+            self.searches[s].tail_solutions.next = self.tail_solutions.val();
         }
 
         // The current rank to the stack, with the files it keeps (counted
@@ -554,45 +763,65 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.queens.write_address.next = self.b_rank.q.val() | self.half_b.val();
         self.queens.write_data.next = self.b_file.q.val();
         self.queens.write_enable.next = self.b_place.q.val();
-        // A queen on rank N - 2 (the last rank's slot two up) with the rank
-        // above open to it: its last two ranks are counted here (off the
-        // step's path: into registers the search reads in its next turn).
+        // A queen on rank N - 3 (the last rank's slot three up) with the
+        // rank above open to it: its last three ranks are counted here and
+        // in its next turn (off the step's path: the state machine reads the
+        // counts in that turn).
         self.tail.next = self.b_at_tail.q.val() & self.b_place.q.val() & self.b_open_child.q.val();
-        // The two files open (`b_open_files`); those free on the last rank
-        // from the ranks below (its diagonals one file further on); whether
-        // the two are apart (next to each other they attack each other
-        // whichever way).
-        self.tail_last_free.next =
+        // The three files open (`b_open_files`), and those free from the
+        // ranks below on each rank above: the first's are the child's free
+        // files, each rank further the diagonals one file further on.
+        self.tail_second_free.next =
             self.b_open_files.q.val() & !((self.b_child_rising.q.val() << 1) | (self.b_child_falling.q.val() >> 1));
-        self.tail_apart.next = !(self.b_open_files.q.val() & (self.b_open_files.q.val() << 1)).any();
-        // Queens on rank N - 1: one per free file (both files free: two).
-        // Solutions: both free there, one per file free on the last rank
-        // (each pairs with the other); one free, one if the other is.
-        self.tail_queens.next = 0.into();
-        self.tail_found.next = 0.into();
-        if self.b_child_free.q.val().any() {
-            self.tail_queens.next = 1.into();
-            if self.tail_apart.val() & (self.tail_last_free.val() & !self.b_child_free.q.val()).any() {
-                self.tail_found.next = 1.into();
+        self.tail_last_free.next =
+            self.b_open_files.q.val() & !((self.b_child_rising.q.val() << 2) | (self.b_child_falling.q.val() >> 2));
+        self.open_low.next = self.b_open_files.q.val() & !(self.b_open_files.q.val() - 1);
+        // (The highest is the lowest of the files in reverse: its carry
+        // chain runs beside the lowest's, not after it.)
+        self.reverse_chain[0].next = 0.into();
+        if self.b_open_files.q.val().get_bit(0) {
+            self.reverse_chain[0].next = self.reversed[0].val();
+        }
+        for i in 1..NB {
+            self.reverse_chain[i].next = self.reverse_chain[i - 1].val();
+            if self.b_open_files.q.val().get_bit(i) {
+                self.reverse_chain[i].next = self.reverse_chain[i - 1].val() | self.reversed[i].val();
             }
         }
-        if self.b_child_free.q.val() == self.b_open_files.q.val() {
-            self.tail_queens.next = 2.into();
-            self.tail_found.next = 0.into();
-            if self.tail_apart.val() & self.tail_last_free.val().any() {
-                self.tail_found.next = 1.into();
-                if self.tail_last_free.val() == self.b_open_files.q.val() {
-                    self.tail_found.next = 2.into();
-                }
+        for i in (NB - 1)..NB {
+            self.open_reversed.next = self.reverse_chain[i].val();
+        }
+        self.open_reversed_low.next = self.open_reversed.val() & !(self.open_reversed.val() - 1);
+        self.back_chain[0].next = 0.into();
+        if self.open_reversed_low.val().get_bit(0) {
+            self.back_chain[0].next = self.reversed[0].val();
+        }
+        for i in 1..NB {
+            self.back_chain[i].next = self.back_chain[i - 1].val();
+            if self.open_reversed_low.val().get_bit(i) {
+                self.back_chain[i].next = self.back_chain[i - 1].val() | self.reversed[i].val();
             }
         }
-        // (Registered apart: their sum, the nodes, is the state machine's.)
-        self.tail_queens_held.d.next = 0.into();
-        self.tail_solutions.d.next = 0.into();
-        if self.tail.val() {
-            self.tail_queens_held.d.next = self.tail_queens.val();
-            self.tail_solutions.d.next = self.tail_found.val();
+        for i in (NB - 1)..NB {
+            self.open_high.next = self.back_chain[i].val();
         }
+        self.open_middle.next = self.b_open_files.q.val() & !self.open_low.val() & !self.open_high.val();
+        self.first_low.d.next = self.tail.val() & (self.b_child_free.q.val() & self.open_low.val()).any();
+        self.first_middle.d.next = self.tail.val() & (self.b_child_free.q.val() & self.open_middle.val()).any();
+        self.first_high.d.next = self.tail.val() & (self.b_child_free.q.val() & self.open_high.val()).any();
+        self.second_low.d.next = self.tail.val() & (self.tail_second_free.val() & self.open_low.val()).any();
+        self.second_middle.d.next = self.tail.val() & (self.tail_second_free.val() & self.open_middle.val()).any();
+        self.second_high.d.next = self.tail.val() & (self.tail_second_free.val() & self.open_high.val()).any();
+        self.last_low.d.next = self.tail.val() & (self.tail_last_free.val() & self.open_low.val()).any();
+        self.last_middle.d.next = self.tail.val() & (self.tail_last_free.val() & self.open_middle.val()).any();
+        self.last_high.d.next = self.tail.val() & (self.tail_last_free.val() & self.open_high.val()).any();
+        // (The middle file is the next open one up from the lowest: the
+        // lowest's neighbour one up is the middle when open, and the one two
+        // up when the one between is not.)
+        self.low_middle_next_to.d.next = (self.b_open_files.q.val() & (self.open_low.val() << 1)).any();
+        self.middle_high_next_to.d.next = (self.open_high.val() & (self.open_middle.val() << 1)).any();
+        self.low_middle_two_apart.d.next = (self.open_middle.val() & (self.open_low.val() << 2)).any();
+        self.middle_high_two_apart.d.next = (self.open_high.val() & (self.open_middle.val() << 2)).any();
         self.descend.next = self.b_place.q.val()
             & !self.b_at_last.q.val()
             & self.b_child_free.q.val().any()
