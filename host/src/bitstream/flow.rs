@@ -100,34 +100,23 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
             );
         }
     }
+    let usage = |kind: &str| utilisation.iter().find(|(k, _)| k == kind).map(|(_, u)| *u);
     let Some(report_text) = report_text else {
         // (The part's logic taken, when the log says it: the measure of how
         // full it was.)
-        let taken = utilisation
-            .iter()
-            .find(|(kind, _)| kind == logic_kind)
-            .map(|(_, u)| format!(", with {} of its {} {logic_kind} taken", u.used, u.available))
+        let taken = usage(logic_kind)
+            .map(|u| format!(", with {} of its {} {logic_kind} taken", u.used, u.available))
             .unwrap_or_default();
         let hint = "build fewer engines (--engines) or a smaller board (--max-size)";
+        let (nextpnr, title, tail) = (tools.nextpnr, &board.title, log_tail(&log, dir, "nextpnr.log"));
         match nextpnr_gave_up(&log) {
-            Some(GaveUp::Placing) => bail!(
-                "{} could not place the design on the {}{taken}; {hint}; {}",
-                tools.nextpnr,
-                board.title,
-                log_tail(&log, dir, "nextpnr.log")
-            ),
+            Some(GaveUp::Placing) => {
+                bail!("{nextpnr} could not place the design on the {title}{taken}; {hint}; {tail}")
+            }
             Some(GaveUp::Routing) => bail!(
-                "{} could not route the design on the {}{taken}: the fabric is congested; {hint}; {}",
-                tools.nextpnr,
-                board.title,
-                log_tail(&log, dir, "nextpnr.log")
+                "{nextpnr} could not route the design on the {title}{taken}: the fabric is congested; {hint}; {tail}"
             ),
-            None => bail!(
-                "{} failed ({}) before writing its report; {}",
-                tools.nextpnr,
-                placed,
-                log_tail(&log, dir, "nextpnr.log")
-            ),
+            None => bail!("{nextpnr} failed ({placed}) before writing its report; {tail}"),
         }
     };
     let (fmax_mhz, constraint_mhz) = report_fmax(&report_text)?;
@@ -161,7 +150,6 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let stat = std::fs::read_to_string(path("stat.json")).context("yosys wrote no stat.json")?;
     let cells = stat_cells(&stat)?;
     let count = |prefix: &str| cells.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, n)| n).sum::<u64>();
-    let usage = |kind: &str| utilisation.iter().find(|(k, _)| k == kind).map(|(_, u)| *u);
     let logic_cells = usage(logic_kind).unwrap_or(Usage { used: 0, available: 0 });
     let (luts, flip_flops, rams) = match board.part.family {
         Family::Ice40 => (count("SB_LUT4"), count("SB_DFF"), "ICESTORM_RAM"),
