@@ -1,6 +1,8 @@
 //! `knights bench --queens`: N-Queens counts (with the mirror) on one CPU
 //! core and on every core, the simulated solvers' cycles per node, and each
-//! built N-Queens board's modeled time.
+//! built N-Queens board's modeled time. For the CPU's best, one core also
+//! counts from constellations (all eight symmetries), which the solvers do
+//! not do yet.
 //!
 //! A solver runs two searches (each an engine), each a node every other
 //! clock, but for the last two ranks' nodes, which it counts without
@@ -19,7 +21,7 @@ use serde::Serialize;
 
 use crate::build_report::{BuildReport, QUEENS_SEARCHES_PER_SOLVER};
 use crate::device::{CpuDevice, Device};
-use crate::queens::{count_plan, QueensSearch};
+use crate::queens::{constellations, count_plan, QueensSearch};
 use crate::queens_query::{self, QueensAnswer, QueensQuery};
 use crate::search::{Flow, Goal};
 
@@ -29,6 +31,16 @@ pub struct CpuQueens {
     pub threads: usize,
     pub seconds: f64,
     pub nodes_per_second: f64,
+}
+
+/// One core's count from constellations.
+#[derive(Clone, Debug, Serialize)]
+pub struct CpuConstellations {
+    /// Canonical constellations searched.
+    pub constellations: usize,
+    /// Nodes between the edges' queens, all searches.
+    pub nodes: u64,
+    pub seconds: f64,
 }
 
 /// The simulated solvers' figures for one count.
@@ -66,6 +78,7 @@ pub struct QueensRow {
     pub stepped_nodes: u64,
     pub cpu_one_core: CpuQueens,
     pub cpu_all_cores: CpuQueens,
+    pub cpu_constellations: CpuConstellations,
     /// On the simulated build, for the N it takes.
     pub simulated: Option<SimQueens>,
     pub boards: Vec<BoardQueens>,
@@ -86,6 +99,19 @@ fn stepped_nodes(n: u8) -> Result<u64> {
 fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
     let query = QueensQuery { n, goal: Goal::CountAll, mirror: true };
     Ok(queens_query::run(device, query, &mut |_, _| Flow::Continue)?)
+}
+
+/// Counts N from constellations on one core; the count must be the mirror's.
+fn cpu_constellations(n: u8, solutions: u64) -> Result<CpuConstellations> {
+    let started = Instant::now();
+    let outcome = constellations::count(n, 1)?;
+    let seconds = started.elapsed().as_secs_f64();
+    ensure!(
+        outcome.solutions == solutions,
+        "{n}-queens: constellations counted {} solutions, the mirror {solutions}",
+        outcome.solutions
+    );
+    Ok(CpuConstellations { constellations: constellations::constellations(n)?.len(), nodes: outcome.nodes, seconds })
 }
 
 fn cpu(n: u8, threads: usize) -> Result<(QueensAnswer, CpuQueens)> {
@@ -113,6 +139,7 @@ pub fn run(
         log(&format!("{n}-queens: CPU, one core and {all_cores}"));
         let (answer, cpu_one_core) = cpu(n, 1)?;
         let (_, cpu_all_cores) = cpu(n, all_cores)?;
+        let cpu_constellations = cpu_constellations(n, answer.solution_count)?;
         let stepped_nodes = stepped_nodes(n)?;
         let simulated = if n <= sim.max_queens() {
             log(&format!("{n}-queens: simulating"));
@@ -160,6 +187,7 @@ pub fn run(
             stepped_nodes,
             cpu_one_core,
             cpu_all_cores,
+            cpu_constellations,
             simulated,
             boards,
         });
@@ -172,8 +200,15 @@ pub fn text(rows: &[QueensRow]) -> String {
     let mut out = String::new();
     writeln!(
         out,
-        "{:>3} {:>14} {:>16} {:>10} {:>12} {:>10} {:>22}",
-        "N", "solutions", "nodes (mirror)", "1 core s", "M nodes/s", "all cores", "sim cycles/node/solver"
+        "{:>3} {:>14} {:>16} {:>10} {:>12} {:>10} {:>26} {:>22}",
+        "N",
+        "solutions",
+        "nodes (mirror)",
+        "1 core s",
+        "M nodes/s",
+        "all cores",
+        "1 core, constellations s",
+        "sim cycles/node/solver"
     )
     .unwrap();
     for row in rows {
@@ -183,13 +218,14 @@ pub fn text(rows: &[QueensRow]) -> String {
             .map_or("-".into(), |s| format!("{:.4} ({} searches)", s.cycles_per_node_per_solver, s.searches));
         writeln!(
             out,
-            "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>22}",
+            "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>26} {:>22}",
             row.n,
             row.solutions,
             row.nodes,
             row.cpu_one_core.seconds,
             row.cpu_one_core.nodes_per_second / 1e6,
             row.cpu_all_cores.seconds,
+            format!("{:.3} ({} nodes)", row.cpu_constellations.seconds, row.cpu_constellations.nodes),
             sim
         )
         .unwrap();

@@ -1,5 +1,6 @@
 //! N-Queens: the reference search the RTL solver matches node for node, its
-//! prefix jobs, the board's mirror symmetry, and the solution checker.
+//! prefix jobs, the board's mirror symmetry, and the solution checker; counting
+//! from constellations (all eight symmetries) is in [`constellations`].
 //!
 //! Queens go one per rank from rank 1 up; on each rank the free files are
 //! tried a→z (bit 0 of a mask is file a). Files and both diagonals are
@@ -7,6 +8,8 @@
 //! one towards the next rank. A *node* is a queen placed without conflict (a
 //! consistent partial placement), so node counts do not depend on how a
 //! solver is built and compare with any plain backtracking search.
+
+pub mod constellations;
 
 use std::ops::Range;
 

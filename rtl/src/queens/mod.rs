@@ -31,6 +31,7 @@
 
 pub mod accelerator;
 pub mod arguments;
+pub mod constellations;
 pub mod ranks;
 
 use rust_hdl::prelude::*;

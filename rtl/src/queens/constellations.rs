@@ -1,0 +1,468 @@
+//! The constellation generator: the jobs of a count from constellations,
+//! made on the FPGA (see `knights_model::queens::constellations`, the
+//! reference it matches job for job). Not yet wired to the solvers.
+//!
+//! It tries every placement of the edges' queens, the four numbers
+//! (i, j, a, b) = (the first rank's queen's file, the last rank's, file a's
+//! queen's rank, the last file's) counted up from (0, 0, 0, 0), and gives out
+//! those that are consistent (a corner queen named by both its edges, no two
+//! attacking) and canonical (the least of their eight images), each as the
+//! image to search and its weight (how many distinct images it has). On the
+//! four numbers the board's symmetries only swap and reflect them
+//! (m = N - 1): the image of (i, j, a, b) under the mirror of the files is
+//! (m-i, m-j, b, a), and so on.
+//!
+//! It takes a candidate's images one a clock, so one cost estimate and one
+//! comparison serve all eight: eight clocks a candidate, 668,168 for
+//! N = 17 (about 11 ms at 60 MHz, against the count's second), where all
+//! eight side by side took about 1,800 LUT4 and 900 carry cells of an ECP5.
+//! The cheapest image is kept as the least key (its cost, then its
+//! numbers, as the reference breaks ties).
+
+use rust_hdl::prelude::*;
+
+/// The four numbers of a constellation, 5 bits each, i in the high bits (so
+/// that their order as numbers is the reference's order).
+pub const TUPLE_BITS: usize = 20;
+
+#[derive(LogicBlock)]
+pub struct ConstellationGenerator {
+    pub clock: Signal<In, Clock>,
+    /// Starts over from (0, 0, 0, 0) for a board of `n` files (1 to 32).
+    pub start: Signal<In, bool>,
+    pub n: Signal<In, Bits<8>>,
+    /// A job: the image to search, and its weight as a power of two.
+    pub job: Signal<Out, Bits<TUPLE_BITS>>,
+    pub weight_log2: Signal<Out, Bits<2>>,
+    pub valid: Signal<Out, bool>,
+    pub ready: Signal<In, bool>,
+    /// Every candidate tried and every job taken.
+    pub done: Signal<Out, bool>,
+
+    last: DFF<Bits<5>>,
+    three_n: DFF<Bits<8>>,
+    trying: DFF<bool>,
+    candidate: DFF<Bits<TUPLE_BITS>>,
+    /// The image taken this clock: 0 the identity, 7 the last.
+    symmetry: DFF<Bits<3>>,
+    // What the images before this clock's have shown.
+    canonical: DFF<bool>,
+    same: DFF<Bits<4>>,
+    best: DFF<Bits<32>>,
+    out_valid: DFF<bool>,
+    out_job: DFF<Bits<TUPLE_BITS>>,
+    out_weight_log2: DFF<Bits<2>>,
+
+    zero: Constant<Bits<5>>,
+    i: Signal<Local, Bits<5>>,
+    j: Signal<Local, Bits<5>>,
+    a: Signal<Local, Bits<5>>,
+    b: Signal<Local, Bits<5>>,
+    // (m - i, and so on.)
+    ri: Signal<Local, Bits<5>>,
+    rj: Signal<Local, Bits<5>>,
+    ra: Signal<Local, Bits<5>>,
+    rb: Signal<Local, Bits<5>>,
+    /// The six pairs of the queens (0, i), (m, j), (a, 0), (b, m).
+    queen_pairs: [QueenPair; 6],
+    consistent: Signal<Local, bool>,
+    image: Signal<Local, Bits<TUPLE_BITS>>,
+    image_cost: ImageCost,
+    // The images up to this clock's.
+    first: Signal<Local, bool>,
+    canonical_now: Signal<Local, bool>,
+    same_now: Signal<Local, Bits<4>>,
+    best_now: Signal<Local, Bits<32>>,
+    hold: Signal<Local, bool>,
+}
+
+impl Default for ConstellationGenerator {
+    fn default() -> Self {
+        fn each<T: Default, const N: usize>() -> [T; N] {
+            std::array::from_fn(|_| T::default())
+        }
+        ConstellationGenerator {
+            clock: Default::default(),
+            start: Default::default(),
+            n: Default::default(),
+            job: Default::default(),
+            weight_log2: Default::default(),
+            valid: Default::default(),
+            ready: Default::default(),
+            done: Default::default(),
+            last: Default::default(),
+            three_n: Default::default(),
+            trying: Default::default(),
+            candidate: Default::default(),
+            symmetry: Default::default(),
+            canonical: Default::default(),
+            same: Default::default(),
+            best: Default::default(),
+            out_valid: Default::default(),
+            out_job: Default::default(),
+            out_weight_log2: Default::default(),
+            zero: Constant::new(0.into()),
+            i: Default::default(),
+            j: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            ri: Default::default(),
+            rj: Default::default(),
+            ra: Default::default(),
+            rb: Default::default(),
+            queen_pairs: each(),
+            consistent: Default::default(),
+            image: Default::default(),
+            image_cost: Default::default(),
+            first: Default::default(),
+            canonical_now: Default::default(),
+            same_now: Default::default(),
+            best_now: Default::default(),
+            hold: Default::default(),
+        }
+    }
+}
+
+impl Logic for ConstellationGenerator {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            last,
+            three_n,
+            trying,
+            candidate,
+            symmetry,
+            canonical,
+            same,
+            best,
+            out_valid,
+            out_job,
+            out_weight_log2
+        );
+        self.job.next = self.out_job.q.val();
+        self.weight_log2.next = self.out_weight_log2.q.val();
+        self.valid.next = self.out_valid.q.val();
+        self.done.next = !self.trying.q.val() & !self.out_valid.q.val();
+
+        self.i.next = self.candidate.q.val().get_bits::<5>(15);
+        self.j.next = self.candidate.q.val().get_bits::<5>(10);
+        self.a.next = self.candidate.q.val().get_bits::<5>(5);
+        self.b.next = self.candidate.q.val().get_bits::<5>(0);
+        self.ri.next = self.last.q.val() - self.i.val();
+        self.rj.next = self.last.q.val() - self.j.val();
+        self.ra.next = self.last.q.val() - self.a.val();
+        self.rb.next = self.last.q.val() - self.b.val();
+
+        // Consistency: a corner's queen is named by both its edges, and the
+        // queens (0, i), (m, j), (a, 0), (b, m) attack none of the others.
+        self.queen_pairs[0].rank.next = self.zero.val();
+        self.queen_pairs[0].file.next = self.i.val();
+        self.queen_pairs[0].other_rank.next = self.last.q.val();
+        self.queen_pairs[0].other_file.next = self.j.val();
+        self.queen_pairs[1].rank.next = self.zero.val();
+        self.queen_pairs[1].file.next = self.i.val();
+        self.queen_pairs[1].other_rank.next = self.a.val();
+        self.queen_pairs[1].other_file.next = self.zero.val();
+        self.queen_pairs[2].rank.next = self.zero.val();
+        self.queen_pairs[2].file.next = self.i.val();
+        self.queen_pairs[2].other_rank.next = self.b.val();
+        self.queen_pairs[2].other_file.next = self.last.q.val();
+        self.queen_pairs[3].rank.next = self.last.q.val();
+        self.queen_pairs[3].file.next = self.j.val();
+        self.queen_pairs[3].other_rank.next = self.a.val();
+        self.queen_pairs[3].other_file.next = self.zero.val();
+        self.queen_pairs[4].rank.next = self.last.q.val();
+        self.queen_pairs[4].file.next = self.j.val();
+        self.queen_pairs[4].other_rank.next = self.b.val();
+        self.queen_pairs[4].other_file.next = self.last.q.val();
+        self.queen_pairs[5].rank.next = self.a.val();
+        self.queen_pairs[5].file.next = self.zero.val();
+        self.queen_pairs[5].other_rank.next = self.b.val();
+        self.queen_pairs[5].other_file.next = self.last.q.val();
+        self.consistent.next = ((self.i.val() == self.zero.val()) == (self.a.val() == self.zero.val()))
+            & ((self.i.val() == self.last.q.val()) == (self.b.val() == self.zero.val()))
+            & ((self.j.val() == self.zero.val()) == (self.a.val() == self.last.q.val()))
+            & ((self.j.val() == self.last.q.val()) == (self.b.val() == self.last.q.val()))
+            & !self.queen_pairs[0].attack.val()
+            & !self.queen_pairs[1].attack.val()
+            & !self.queen_pairs[2].attack.val()
+            & !self.queen_pairs[3].attack.val()
+            & !self.queen_pairs[4].attack.val()
+            & !self.queen_pairs[5].attack.val();
+
+        // This clock's image.
+        self.image.next = self.candidate.q.val();
+        match self.symmetry.q.val().index() {
+            1 => {
+                // The files mirrored.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.a.val());
+            }
+            2 => {
+                // The ranks mirrored.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.j.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.i.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.rb.val());
+            }
+            3 => {
+                // The half turn.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.ra.val());
+            }
+            4 => {
+                // Ranks and files swapped.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.a.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.i.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.j.val());
+            }
+            5 => {
+                // The mirror in the other diagonal.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.ri.val());
+            }
+            6 => {
+                // A quarter turn.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.j.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.i.val());
+            }
+            7 => {
+                // The other quarter turn.
+                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.a.val()) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.rj.val());
+            }
+            _ => {}
+        }
+        self.image_cost.image.next = self.image.val();
+        self.image_cost.last.next = bit_cast::<12, 5>(self.last.q.val());
+        self.image_cost.three_n.next = bit_cast::<12, 8>(self.three_n.q.val());
+
+        // The images so far, this clock's included (the first starts them).
+        self.first.next = self.symmetry.q.val() == 0;
+        self.canonical_now.next =
+            (self.canonical.q.val() | self.first.val()) & (self.candidate.q.val() <= self.image.val());
+        self.same_now.next = self.same.q.val();
+        if self.first.val() {
+            self.same_now.next = 0.into();
+        }
+        if self.image.val() == self.candidate.q.val() {
+            self.same_now.next = self.same.q.val() + 1;
+            if self.first.val() {
+                self.same_now.next = 1.into();
+            }
+        }
+        self.best_now.next = self.best.q.val();
+        if self.first.val() | (self.image_cost.key.val() < self.best.q.val()) {
+            self.best_now.next = self.image_cost.key.val();
+        }
+
+        // The last image gives the job out, when the last one was taken.
+        if self.ready.val() {
+            self.out_valid.d.next = false;
+        }
+        self.hold.next = (self.symmetry.q.val() == 7) & self.out_valid.q.val() & !self.ready.val();
+        if self.trying.q.val() & !self.hold.val() {
+            self.symmetry.d.next = self.symmetry.q.val() + 1;
+            self.canonical.d.next = self.canonical_now.val();
+            self.same.d.next = self.same_now.val();
+            self.best.d.next = self.best_now.val();
+            if self.symmetry.q.val() == 7 {
+                self.out_valid.d.next = self.consistent.val() & self.canonical_now.val();
+                self.out_job.d.next = self.best_now.val().get_bits::<TUPLE_BITS>(0);
+                // The weight is 8 over the images equal to the constellation.
+                self.out_weight_log2.d.next = 3.into();
+                if self.same_now.val() == 2 {
+                    self.out_weight_log2.d.next = 2.into();
+                }
+                if self.same_now.val() == 4 {
+                    self.out_weight_log2.d.next = 1.into();
+                }
+                if self.same_now.val() == 8 {
+                    self.out_weight_log2.d.next = 0.into();
+                }
+                // The next candidate: b fastest, then a, j, i, each 0..=m.
+                if self.b.val() != self.last.q.val() {
+                    self.candidate.d.next = self.candidate.q.val() + 1;
+                } else if self.a.val() != self.last.q.val() {
+                    self.candidate.d.next = self.candidate.q.val() + 32 - bit_cast::<TUPLE_BITS, 5>(self.last.q.val());
+                } else if self.j.val() != self.last.q.val() {
+                    self.candidate.d.next = (self.candidate.q.val() & 0xF_FC00) + 0x400;
+                } else if self.i.val() != self.last.q.val() {
+                    self.candidate.d.next = (self.candidate.q.val() & 0xF_8000) + 0x8000;
+                } else {
+                    self.trying.d.next = false;
+                }
+            }
+        }
+        if self.start.val() {
+            self.last.d.next = self.n.val().get_bits::<5>(0) - 1;
+            self.three_n.d.next = (self.n.val() << 1) + self.n.val();
+            self.candidate.d.next = 0.into();
+            self.symmetry.d.next = 0.into();
+            self.trying.d.next = true;
+            self.out_valid.d.next = false;
+        }
+    }
+}
+
+/// Whether two queens attack each other (the same queen does not).
+#[derive(LogicBlock, Default)]
+pub struct QueenPair {
+    pub rank: Signal<In, Bits<5>>,
+    pub file: Signal<In, Bits<5>>,
+    pub other_rank: Signal<In, Bits<5>>,
+    pub other_file: Signal<In, Bits<5>>,
+    pub attack: Signal<Out, bool>,
+    ranks_apart: Signal<Local, Bits<5>>,
+    files_apart: Signal<Local, Bits<5>>,
+}
+
+impl Logic for QueenPair {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ranks_apart.next = self.rank.val() - self.other_rank.val();
+        if self.other_rank.val() > self.rank.val() {
+            self.ranks_apart.next = self.other_rank.val() - self.rank.val();
+        }
+        self.files_apart.next = self.file.val() - self.other_file.val();
+        if self.other_file.val() > self.file.val() {
+            self.files_apart.next = self.other_file.val() - self.file.val();
+        }
+        self.attack.next = !((self.rank.val() == self.other_rank.val()) & (self.file.val() == self.other_file.val()))
+            & ((self.rank.val() == self.other_rank.val())
+                | (self.file.val() == self.other_file.val())
+                | (self.ranks_apart.val() == self.files_apart.val()));
+    }
+}
+
+/// An image's key for the choice of the image to search: its cost estimate
+/// (`Constellation::estimated_cost` over 20, plus 5m so that it is never
+/// negative: the order is the same) above its four numbers.
+#[derive(LogicBlock, Default)]
+pub struct ImageCost {
+    pub image: Signal<In, Bits<TUPLE_BITS>>,
+    /// m = N - 1, and 3N.
+    pub last: Signal<In, Bits<12>>,
+    pub three_n: Signal<In, Bits<12>>,
+    pub key: Signal<Out, Bits<32>>,
+    cost: Signal<Local, Bits<12>>,
+    two_i: Signal<Local, Bits<12>>,
+    two_j: Signal<Local, Bits<12>>,
+    five_a: Signal<Local, Bits<12>>,
+    five_b: Signal<Local, Bits<12>>,
+    // |5a - 3N|, |5b - 3N|, |2i - m|, |2j - m|.
+    a_apart: Signal<Local, Bits<12>>,
+    b_apart: Signal<Local, Bits<12>>,
+    i_apart: Signal<Local, Bits<12>>,
+    j_apart: Signal<Local, Bits<12>>,
+}
+
+impl Logic for ImageCost {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.two_i.next = bit_cast::<12, 5>(self.image.val().get_bits::<5>(15)) << 1;
+        self.two_j.next = bit_cast::<12, 5>(self.image.val().get_bits::<5>(10)) << 1;
+        self.five_a.next = (bit_cast::<12, 5>(self.image.val().get_bits::<5>(5)) << 2)
+            + bit_cast::<12, 5>(self.image.val().get_bits::<5>(5));
+        self.five_b.next = (bit_cast::<12, 5>(self.image.val().get_bits::<5>(0)) << 2)
+            + bit_cast::<12, 5>(self.image.val().get_bits::<5>(0));
+        self.a_apart.next = self.five_a.val() - self.three_n.val();
+        if self.three_n.val() > self.five_a.val() {
+            self.a_apart.next = self.three_n.val() - self.five_a.val();
+        }
+        self.b_apart.next = self.five_b.val() - self.three_n.val();
+        if self.three_n.val() > self.five_b.val() {
+            self.b_apart.next = self.three_n.val() - self.five_b.val();
+        }
+        self.i_apart.next = self.two_i.val() - self.last.val();
+        if self.last.val() > self.two_i.val() {
+            self.i_apart.next = self.last.val() - self.two_i.val();
+        }
+        self.j_apart.next = self.two_j.val() - self.last.val();
+        if self.last.val() > self.two_j.val() {
+            self.j_apart.next = self.last.val() - self.two_j.val();
+        }
+        self.cost.next = ((self.a_apart.val() + self.b_apart.val()) << 1)
+            + (self.i_apart.val() << 2)
+            + self.i_apart.val()
+            + (self.last.val() << 2)
+            + self.last.val()
+            - (self.j_apart.val() << 2)
+            - self.j_apart.val();
+        self.key.next = (bit_cast::<32, 12>(self.cost.val()) << 20) | bit_cast::<32, TUPLE_BITS>(self.image.val());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use knights_model::queens::constellations::constellations;
+    use std::sync::{Arc, Mutex};
+
+    /// Runs the generator for `n`, taking a job only every third clock.
+    fn generated(n: u8) -> Vec<(u64, u64)> {
+        let mut uut = ConstellationGenerator::default();
+        uut.connect_all();
+        let jobs = Arc::new(Mutex::new(Vec::new()));
+        let out = jobs.clone();
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<ConstellationGenerator>| x.clock.next = !x.clock.val());
+        sim.add_testbench(move |mut sim: Sim<ConstellationGenerator>| {
+            let mut x = sim.init()?;
+            wait_clock_true!(sim, clock, x);
+            x.n.next = u64::from(n).into();
+            x.start.next = true;
+            wait_clock_cycle!(sim, clock, x);
+            x.start.next = false;
+            let tries = 8 * u64::from(n).pow(4);
+            for clock in 0..tries * 3 + 100 {
+                x.ready.next = clock % 3 == 0;
+                wait_clock_false!(sim, clock, x);
+                if x.valid.val() & x.ready.val() {
+                    out.lock().unwrap().push((x.job.val().index() as u64, 1u64 << x.weight_log2.val().index()));
+                }
+                if x.done.val() {
+                    break;
+                }
+                wait_clock_true!(sim, clock, x);
+            }
+            sim_assert!(sim, x.done.val(), x);
+            sim.done(x)
+        });
+        sim.run(Box::new(uut), 100_000_000).unwrap();
+        let jobs = std::mem::take(&mut *jobs.lock().unwrap());
+        jobs
+    }
+
+    #[test]
+    fn makes_the_references_jobs_in_its_order() {
+        for n in 1u8..=10 {
+            let expected: Vec<(u64, u64)> = constellations(n)
+                .unwrap()
+                .iter()
+                .map(|w| {
+                    let c = w.constellation;
+                    let tuple = (u64::from(c.first_rank_file) << 15)
+                        | (u64::from(c.last_rank_file) << 10)
+                        | (u64::from(c.first_file_rank) << 5)
+                        | u64::from(c.last_file_rank);
+                    (tuple, w.weight)
+                })
+                .collect();
+            assert_eq!(generated(n), expected, "N = {n}");
+        }
+    }
+}
