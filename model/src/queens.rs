@@ -34,6 +34,8 @@ pub enum QueensError {
     BadFirstFiles { n: u8, from: u8, to: u8 },
     #[error("a prefix job's queens {prefix:?} attack one another or leave the board (N = {n})")]
     BadPrefix { n: u8, prefix: Vec<u8> },
+    #[error("the edges' queens {constellation:?} are not one queen an edge, none attacking another (N = {n})")]
+    BadConstellation { n: u8, constellation: constellations::Constellation },
     #[error("a solution has {found} queens, not {n}")]
     WrongLength { n: u8, found: usize },
     #[error("the queen on rank {rank} stands on file {file}, off the {n}-file board")]

@@ -189,8 +189,7 @@ impl ConstellationSearch {
         }
         let queens = constellation.queens(n);
         if !constellation.is_consistent(n) || queens.iter().any(|&(rank, file)| rank >= n || file >= n) {
-            let prefix = vec![constellation.first_rank_file, constellation.last_rank_file];
-            return Err(QueensError::BadPrefix { n, prefix });
+            return Err(QueensError::BadConstellation { n, constellation });
         }
         let mut edge_file = vec![None; n.into()];
         let mut taken_by_edges = vec![0u64; n.into()];
@@ -225,7 +224,8 @@ impl ConstellationSearch {
         }
         let (up, full) = (usize::from(rank), self.full);
         if self.edge_file[up].is_some() {
-            // (Its queen attacks none below: their files were taken by it.)
+            // (Its queen attacks none of the inner queens: they kept off its
+            // file and both its diagonals on every rank.)
             self.below(rank + 1, files, (rising << 1) & full, falling >> 1, outcome);
             return;
         }

@@ -12,9 +12,9 @@
 //! (m = N - 1): the image of (i, j, a, b) under the mirror of the files is
 //! (m-i, m-j, b, a), and so on.
 //!
-//! It takes a candidate's images one a clock, so one cost estimate and one
-//! comparison serve all eight: eight clocks a candidate, 668,168 for
-//! N = 17 (about 11 ms at 60 MHz, against the count's second), where all
+//! It takes a candidate's images one a clock, so one cost estimate and three
+//! comparators serve all eight: eight clocks a candidate, 668,168 for
+//! N = 17 (10.7 ms at 62.5 MHz, against the count's second), where all
 //! eight side by side took about 1,800 LUT4 and 900 carry cells of an ECP5.
 //! The cheapest image is kept as the least key (its cost, then its
 //! numbers, as the reference breaks ties).
@@ -28,7 +28,8 @@ pub const TUPLE_BITS: usize = 20;
 #[derive(LogicBlock)]
 pub struct ConstellationGenerator {
     pub clock: Signal<In, Clock>,
-    /// Starts over from (0, 0, 0, 0) for a board of `n` files (1 to 32).
+    /// Starts over from (0, 0, 0, 0) for a board of `n` files, 1 to 32 (32
+    /// as 0 in five bits, so m = 31), dropping a job not yet taken.
     pub start: Signal<In, bool>,
     pub n: Signal<In, Bits<8>>,
     /// A job: the image to search, and its weight as a power of two.
@@ -36,7 +37,8 @@ pub struct ConstellationGenerator {
     pub weight_log2: Signal<Out, Bits<2>>,
     pub valid: Signal<Out, bool>,
     pub ready: Signal<In, bool>,
-    /// Every candidate tried and every job taken.
+    /// Idle: every candidate tried and every job taken (and before the
+    /// first start).
     pub done: Signal<Out, bool>,
 
     last: DFF<Bits<5>>,
