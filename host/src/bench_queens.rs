@@ -104,14 +104,15 @@ fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
 /// Counts N from constellations on one core; the count must be the mirror's.
 fn cpu_constellations(n: u8, solutions: u64) -> Result<CpuConstellations> {
     let started = Instant::now();
-    let outcome = constellations::count(n, 1)?;
+    let classes = constellations::constellations(n)?;
+    let outcome = constellations::count_classes(n, &classes, 1);
     let seconds = started.elapsed().as_secs_f64();
     ensure!(
         outcome.solutions == solutions,
         "{n}-queens: constellations counted {} solutions, the mirror {solutions}",
         outcome.solutions
     );
-    Ok(CpuConstellations { constellations: constellations::constellations(n)?.len(), nodes: outcome.nodes, seconds })
+    Ok(CpuConstellations { constellations: classes.len(), nodes: outcome.nodes, seconds })
 }
 
 fn cpu(n: u8, threads: usize) -> Result<(QueensAnswer, CpuQueens)> {

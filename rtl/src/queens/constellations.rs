@@ -68,6 +68,10 @@ pub struct ConstellationGenerator {
     /// The six pairs of the queens (0, i), (m, j), (a, 0), (b, m).
     queen_pairs: [QueenPair; 6],
     consistent: Signal<Local, bool>,
+    image_i: Signal<Local, Bits<5>>,
+    image_j: Signal<Local, Bits<5>>,
+    image_a: Signal<Local, Bits<5>>,
+    image_b: Signal<Local, Bits<5>>,
     image: Signal<Local, Bits<TUPLE_BITS>>,
     image_cost: ImageCost,
     // The images up to this clock's.
@@ -80,9 +84,6 @@ pub struct ConstellationGenerator {
 
 impl Default for ConstellationGenerator {
     fn default() -> Self {
-        fn each<T: Default, const N: usize>() -> [T; N] {
-            std::array::from_fn(|_| T::default())
-        }
         ConstellationGenerator {
             clock: Default::default(),
             start: Default::default(),
@@ -112,8 +113,12 @@ impl Default for ConstellationGenerator {
             rj: Default::default(),
             ra: Default::default(),
             rb: Default::default(),
-            queen_pairs: each(),
+            queen_pairs: Default::default(),
             consistent: Default::default(),
+            image_i: Default::default(),
+            image_j: Default::default(),
+            image_a: Default::default(),
+            image_b: Default::default(),
             image: Default::default(),
             image_cost: Default::default(),
             first: Default::default(),
@@ -194,60 +199,67 @@ impl Logic for ConstellationGenerator {
             & !self.queen_pairs[4].attack.val()
             & !self.queen_pairs[5].attack.val();
 
-        // This clock's image.
-        self.image.next = self.candidate.q.val();
+        // This clock's image: its four numbers, then packed.
+        self.image_i.next = self.i.val();
+        self.image_j.next = self.j.val();
+        self.image_a.next = self.a.val();
+        self.image_b.next = self.b.val();
         match self.symmetry.q.val().index() {
             1 => {
                 // The files mirrored.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.a.val());
+                self.image_i.next = self.ri.val();
+                self.image_j.next = self.rj.val();
+                self.image_a.next = self.b.val();
+                self.image_b.next = self.a.val();
             }
             2 => {
                 // The ranks mirrored.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.j.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.i.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.rb.val());
+                self.image_i.next = self.j.val();
+                self.image_j.next = self.i.val();
+                self.image_a.next = self.ra.val();
+                self.image_b.next = self.rb.val();
             }
             3 => {
                 // The half turn.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.ra.val());
+                self.image_i.next = self.rj.val();
+                self.image_j.next = self.ri.val();
+                self.image_a.next = self.rb.val();
+                self.image_b.next = self.ra.val();
             }
             4 => {
                 // Ranks and files swapped.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.a.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.i.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.j.val());
+                self.image_i.next = self.a.val();
+                self.image_j.next = self.b.val();
+                self.image_a.next = self.i.val();
+                self.image_b.next = self.j.val();
             }
             5 => {
                 // The mirror in the other diagonal.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.rj.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.ri.val());
+                self.image_i.next = self.rb.val();
+                self.image_j.next = self.ra.val();
+                self.image_a.next = self.rj.val();
+                self.image_b.next = self.ri.val();
             }
             6 => {
                 // A quarter turn.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.ra.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.rb.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.j.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.i.val());
+                self.image_i.next = self.ra.val();
+                self.image_j.next = self.rb.val();
+                self.image_a.next = self.j.val();
+                self.image_b.next = self.i.val();
             }
             7 => {
                 // The other quarter turn.
-                self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.b.val()) << 15)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.a.val()) << 10)
-                    | (bit_cast::<TUPLE_BITS, 5>(self.ri.val()) << 5)
-                    | bit_cast::<TUPLE_BITS, 5>(self.rj.val());
+                self.image_i.next = self.b.val();
+                self.image_j.next = self.a.val();
+                self.image_a.next = self.ri.val();
+                self.image_b.next = self.rj.val();
             }
             _ => {}
         }
+        self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.image_i.val()) << 15)
+            | (bit_cast::<TUPLE_BITS, 5>(self.image_j.val()) << 10)
+            | (bit_cast::<TUPLE_BITS, 5>(self.image_a.val()) << 5)
+            | bit_cast::<TUPLE_BITS, 5>(self.image_b.val());
         self.image_cost.image.next = self.image.val();
         self.image_cost.last.next = bit_cast::<12, 5>(self.last.q.val());
         self.image_cost.three_n.next = bit_cast::<12, 8>(self.three_n.q.val());
@@ -257,14 +269,12 @@ impl Logic for ConstellationGenerator {
         self.canonical_now.next =
             (self.canonical.q.val() | self.first.val()) & (self.candidate.q.val() <= self.image.val());
         self.same_now.next = self.same.q.val();
-        if self.first.val() {
-            self.same_now.next = 0.into();
-        }
         if self.image.val() == self.candidate.q.val() {
             self.same_now.next = self.same.q.val() + 1;
-            if self.first.val() {
-                self.same_now.next = 1.into();
-            }
+        }
+        // (The first image is the candidate itself.)
+        if self.first.val() {
+            self.same_now.next = 1.into();
         }
         self.best_now.next = self.best.q.val();
         if self.first.val() | (self.image_cost.key.val() < self.best.q.val()) {
