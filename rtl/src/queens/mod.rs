@@ -83,6 +83,13 @@ pub struct QueensEngine {
     path_keep: Vec<Constant<Bits<JOB_PATH_BITS>>>,
 
     state: DFF<QueensState>,
+    // The platform's cancel, a clock late, for the state: it comes from one
+    // register to every engine, and from there through the state's logic
+    // it was the longest path of a 48-search ECP5 build (12 of its 14 ns
+    // routing). Nothing is lost by the clock: a stop blocks the next
+    // frame's start, and a cancel can come in any clock. The counts take
+    // the cancel as it comes (one LUT to their registers).
+    cancel_seen: DFF<bool>,
     split_on: DFF<bool>,
     job_rank: DFF<Bits<8>>,
     walking: DFF<bool>,
@@ -136,6 +143,7 @@ impl QueensEngine {
                 .map(|rank| Constant::new((all & !(field << (rank * FILE_BITS))).into()))
                 .collect(),
             state: Default::default(),
+            cancel_seen: Default::default(),
             split_on: Default::default(),
             job_rank: Default::default(),
             walking: Default::default(),
@@ -171,6 +179,7 @@ impl Logic for QueensEngine {
             self,
             clock,
             state,
+            cancel_seen,
             split_on,
             job_rank,
             walking,
@@ -242,6 +251,7 @@ impl Logic for QueensEngine {
         if self.walker.val() & self.walked.q.val() {
             self.path.d.next = self.path_placed.val();
         }
+        self.cancel_seen.d.next = self.port.cancel.val();
         self.port.jobs.walking.next = self.walker.val() & self.walking.q.val();
         self.port.jobs.request.next = (self.state.q.val() == QueensState::Next) & !self.port.jobs.grant.val();
         self.port.jobs.job.next = self.current_job.q.val();
@@ -315,7 +325,7 @@ impl Logic for QueensEngine {
                         }
                     }
                 }
-                if self.port.cancel.val() {
+                if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
                 }
             }
@@ -332,7 +342,7 @@ impl Logic for QueensEngine {
                 } else if !self.shown.q.val() & self.data.turn.val() {
                     self.fetched.d.next = true;
                 }
-                if self.port.cancel.val()
+                if self.cancel_seen.q.val()
                     & !self.emit_rank.q.val().any()
                     & !(self.shown.q.val() & self.port.item_ready.val())
                 {
@@ -350,7 +360,7 @@ impl Logic for QueensEngine {
             QueensState::Next => {
                 // Wait for a job (a grant wins over the queue's `over`, which
                 // it may raise in the same clock).
-                if self.port.cancel.val() {
+                if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
                 } else if self.port.jobs.grant.val() {
                     self.current_job.d.next = self.port.jobs.number.val();
@@ -367,7 +377,7 @@ impl Logic for QueensEngine {
                 if self.data.turn.val() {
                     self.state.d.next = QueensState::Replay;
                 }
-                if self.port.cancel.val() {
+                if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
                 }
             }
@@ -384,7 +394,7 @@ impl Logic for QueensEngine {
                         self.state.d.next = QueensState::Run;
                     }
                 }
-                if self.port.cancel.val() {
+                if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
                 }
             }
@@ -394,7 +404,9 @@ impl Logic for QueensEngine {
             }
         }
 
-        // (A cancel stops the counts.)
+        // (A cancel stops the counts, in the clock it comes: a clock late,
+        // the turn after a first-K search's last solution went out would
+        // count a node the reference does not.)
         self.node_count.d.next = 0.into();
         self.solution_count.d.next = 0.into();
         self.tail_nodes.next = self.data.tail_queens.val() + self.data.tail_solutions.val();

@@ -15,18 +15,29 @@
 //!   marks it.
 //! - **Stage B** picks the next rank to work on: the rank above, when it has
 //!   a free file (a descent; the current rank is marked if it has files
-//!   left); else the current rank again, read back from the stack; else the
-//!   deepest marked rank (a backtrack over any number of ranks). It hands the
-//!   stack the rank it reads, so the entry is there when the search is next
-//!   in stage A (`from_stack`).
+//!   left); else the current rank again, with the files it has left (kept
+//!   in stage B's registers); else the deepest marked rank (a backtrack over
+//!   any number of ranks), read from the stack.
+//!
+//! The stack is read a clock early, so its read data can be registered
+//! (`entry_held`): a block RAM's clock-to-out (5.6 ns on the ECP5) was a
+//! third of the step's longest path. Stage A hands the stack the deepest
+//! marked rank whatever stage B will decide (it hangs only on the marks, not
+//! on the step's long path); the entry comes out in the stage B clock and is
+//! registered for the search's next stage A (`from_stack`). The current rank
+//! cannot be read back that way (stage A writes it in the same clock), hence
+//! stage B's copy of it.
 //!
 //! While one search is in stage A the other is in stage B: the registers
 //! of stage A hold one search, those of stage B the other, and stage B
 //! writes its search's next state into stage A's registers. The stack and
 //! the queens' RAM hold both, a search's half chosen by the top address
-//! bit, so a read and a write in one clock are always of different searches'
-//! entries. A search that places no queen (paused: a solution streamed out,
-//! waiting for a job) is kept the same way: written, and read back.
+//! bit. A read and a write in one clock are never of the same entry that
+//! matters: the stack reads the deepest marked rank of the search whose
+//! current rank it writes (the current rank is never marked), the queens'
+//! RAM one search's entry while it writes the other's. A search that places
+//! no queen (paused: a solution streamed out, waiting for a job) stays on
+//! its rank the same way as after a dead end.
 //!
 //! **The last two ranks in one step** (count mode, `tail_on`): a queen
 //! placed on rank N - 2 (from 1) leaves two files open, so what lies above
@@ -167,6 +178,9 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     last_rank: DFF<bool>,
     open_ranks: DFF<Bits<NB>>,
     stack: RAM<Bits<EW>, AB>,
+    // The stack's read data, registered: the deepest marked rank of the
+    // search in stage A, read in its stage B.
+    entry_held: DFF<Bits<EW>>,
     // Each rank's queen, for a solution streamed out.
     queens: RAM<Bits<NUMBER_BITS>, AB>,
 
@@ -209,6 +223,11 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_current: DFF<Bits<NB>>,
     b_rank: DFF<Bits<AB>>,
     b_open: DFF<Bits<NB>>,
+    // The current rank as stage A left it, for a search that stays on it.
+    b_files: DFF<Bits<NB>>,
+    b_rising: DFF<Bits<NB>>,
+    b_falling: DFF<Bits<NB>>,
+    b_left: DFF<Bits<NB>>,
     b_left_any: DFF<bool>,
     b_child_files: DFF<Bits<NB>>,
     b_child_rising: DFF<Bits<NB>>,
@@ -282,6 +301,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             last_rank: Default::default(),
             open_ranks: Default::default(),
             stack: Default::default(),
+            entry_held: Default::default(),
             queens: Default::default(),
             half_a: Default::default(),
             place: Default::default(),
@@ -317,6 +337,10 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             b_current: Default::default(),
             b_rank: Default::default(),
             b_open: Default::default(),
+            b_files: Default::default(),
+            b_rising: Default::default(),
+            b_falling: Default::default(),
+            b_left: Default::default(),
             b_left_any: Default::default(),
             b_child_files: Default::default(),
             b_child_rising: Default::default(),
@@ -365,9 +389,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             active,
             last_rank,
             open_ranks,
+            entry_held,
             b_current,
             b_rank,
             b_open,
+            b_files,
+            b_rising,
+            b_falling,
+            b_left,
             b_left_any,
             b_child_files,
             b_child_rising,
@@ -421,8 +450,9 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         }
 
         // Stage A. The current rank's entry: the registers, or the stack's
-        // read data when stage B read it back.
-        self.entry.next = self.stack.read_data.val();
+        // read data, registered, after a backtrack.
+        self.entry_held.d.next = self.stack.read_data.val();
+        self.entry.next = self.entry_held.q.val();
         self.entry_rising.next = self.entry.val() >> self.rising_at.val();
         self.entry_falling.next = self.entry.val() >> self.falling_at.val();
         self.entry_untried.next = self.entry.val() >> self.untried_at.val();
@@ -489,7 +519,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.child_free.next =
             self.full.val() & !(self.child_files.val() | self.child_rising.val() | self.child_falling.val());
 
-        // The deepest marked rank, for stage B to read if it backtracks.
+        // The deepest marked rank, read now in case stage B backtracks to it
+        // (it is never the current rank, written this clock).
         self.deepest.next = self.open_ranks.q.val() & (!self.open_ranks.q.val() + 1);
         self.deepest_chain[0].next = 0.into();
         if self.deepest.val().get_bit(0) {
@@ -504,6 +535,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         for i in (NB - 1)..NB {
             self.deepest_rank.next = self.deepest_chain[i].val();
         }
+        self.stack.read_address.next = self.deepest_rank.val() | self.half_a.val();
 
         // What each search's machine sees (used in its turns).
         for s in 0..self.searches.len() {
@@ -531,6 +563,10 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_current.d.next = self.current.q.val();
         self.b_rank.d.next = self.rank.q.val();
         self.b_open.d.next = self.open_ranks.q.val();
+        self.b_files.d.next = self.now_files.val();
+        self.b_rising.d.next = self.now_rising.val();
+        self.b_falling.d.next = self.now_falling.val();
+        self.b_left.d.next = self.left.val();
         self.b_left_any.d.next = self.left.val().any();
         self.b_child_files.d.next = self.child_files.val();
         self.b_child_rising.d.next = self.child_rising.val();
@@ -608,11 +644,6 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.from_stack.d.next = false;
         self.active.d.next = true;
         self.last_rank.d.next = self.b_at_last.q.val();
-        // The rank read back: this one (it keeps files), or the deepest.
-        self.stack.read_address.next = self.b_deepest_rank.q.val() | self.half_b.val();
-        if self.b_left_any.q.val() {
-            self.stack.read_address.next = self.b_rank.q.val() | self.half_b.val();
-        }
         if self.descend.val() {
             self.current.d.next = self.b_current.q.val() >> 1;
             self.rank.d.next = self.b_rank.q.val() + 1;
@@ -621,7 +652,10 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
                 self.open_ranks.d.next = self.b_open.q.val() | self.b_current.q.val();
             }
         } else if self.b_left_any.q.val() {
-            self.from_stack.d.next = true;
+            self.files.d.next = self.b_files.q.val();
+            self.rising.d.next = self.b_rising.q.val();
+            self.falling.d.next = self.b_falling.q.val();
+            self.untried.d.next = self.b_left.q.val();
         } else if self.b_open.q.val().any() {
             // (The last rank is never marked: nothing lies above it.)
             self.current.d.next = self.b_deepest.q.val();
