@@ -14,13 +14,19 @@ pub const TERMS: usize = 128;
 pub struct SumTree {
     pub clock: Signal<In, Clock>,
     pub terms: [Signal<In, Bits<16>>; TERMS],
-    /// The sum of the terms of the clock before.
+    /// The sum of the terms of two clocks before.
     pub sum: Signal<Out, Bits<16>>,
-    /// Whether any term is not 0 this clock (no register).
+    /// Whether any term is not 0 this clock, or any partial sum in the
+    /// tree's middle register (what `sum` has yet to show).
     pub any_now: Signal<Out, bool>,
     pairs: [Signal<Local, Bits<16>>; 64],
     quads: [Signal<Local, Bits<16>>; 32],
     octets: [Signal<Local, Bits<16>>; 16],
+    // (Registered: the first three levels follow the engines' state logic,
+    // and the whole tree after it was an 88-search ECP5 build's longest
+    // path.)
+    octets_held: [DFF<Bits<16>>; 16],
+    octet_chain: [Signal<Local, bool>; 16],
     sixteens: [Signal<Local, Bits<16>>; 8],
     thirty_twos: [Signal<Local, Bits<16>>; 4],
     halves: [Signal<Local, Bits<16>>; 2],
@@ -42,6 +48,8 @@ impl Default for SumTree {
             pairs: each(),
             quads: each(),
             octets: each(),
+            octets_held: each(),
+            octet_chain: each(),
             sixteens: each(),
             thirty_twos: each(),
             halves: each(),
@@ -55,6 +63,9 @@ impl Logic for SumTree {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, total);
+        for j in 0..16 {
+            self.octets_held[j].clock.next = self.clock.val();
+        }
         for j in 0..64 {
             self.pairs[j].next = self.terms[2 * j].val() + self.terms[2 * j + 1].val();
         }
@@ -64,8 +75,11 @@ impl Logic for SumTree {
         for j in 0..16 {
             self.octets[j].next = self.quads[2 * j].val() + self.quads[2 * j + 1].val();
         }
+        for j in 0..16 {
+            self.octets_held[j].d.next = self.octets[j].val();
+        }
         for j in 0..8 {
-            self.sixteens[j].next = self.octets[2 * j].val() + self.octets[2 * j + 1].val();
+            self.sixteens[j].next = self.octets_held[2 * j].q.val() + self.octets_held[2 * j + 1].q.val();
         }
         for j in 0..4 {
             self.thirty_twos[j].next = self.sixteens[2 * j].val() + self.sixteens[2 * j + 1].val();
@@ -75,7 +89,11 @@ impl Logic for SumTree {
         }
         self.total.d.next = self.halves[0].val() + self.halves[1].val();
         self.sum.next = self.total.q.val();
-        self.any_chain[0].next = self.terms[0].val().any();
+        self.octet_chain[0].next = self.octets_held[0].q.val().any();
+        for j in 1..16 {
+            self.octet_chain[j].next = self.octet_chain[j - 1].val() | self.octets_held[j].q.val().any();
+        }
+        self.any_chain[0].next = self.terms[0].val().any() | self.octet_chain[15].val();
         self.any_now.next = self.any_chain[0].val();
         for i in 1..TERMS {
             self.any_chain[i].next = self.any_chain[i - 1].val() | self.terms[i].val().any();
@@ -89,25 +107,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sums_every_term_a_clock_later() {
+    fn sums_every_term_two_clocks_later() {
         let mut uut = SumTree::default();
         uut.connect_all();
         let mut sim = Simulation::new();
         sim.add_clock(5, |x: &mut Box<SumTree>| x.clock.next = !x.clock.val());
         sim.add_testbench(move |mut sim: Sim<SumTree>| {
             let mut x = sim.init()?;
-            for round in 0..3u64 {
+            let mut sums = Vec::new();
+            for round in 0..4u64 {
                 let terms: Vec<u64> = (0..TERMS as u64).map(|i| (i * 7 + round * 13) % 17 * (i % 3)).collect();
                 for (i, term) in terms.iter().enumerate() {
                     x.terms[i].next = (*term).into();
                 }
+                sums.push(terms.iter().sum::<u64>());
                 wait_clock_cycle!(sim, clock, x);
-                sim_assert_eq!(sim, x.sum.val(), terms.iter().sum::<u64>(), x);
+                // (Set before a clock, in the middle register after it, in
+                // the sum after the next.)
+                if round >= 1 {
+                    sim_assert_eq!(sim, x.sum.val(), sums[round as usize - 1], x);
+                }
                 sim_assert!(sim, x.any_now.val(), x);
             }
             for i in 0..TERMS {
                 x.terms[i].next = 0.into();
             }
+            // The last round comes out of the middle register into the sum.
+            wait_clock_cycle!(sim, clock, x);
+            sim_assert_eq!(sim, x.sum.val(), sums[3], x);
+            sim_assert!(sim, !x.any_now.val(), x);
             wait_clock_cycle!(sim, clock, x);
             sim_assert!(sim, !x.any_now.val() & (x.sum.val() == 0), x);
             sim.done(x)
