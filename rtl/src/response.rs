@@ -108,12 +108,15 @@ impl Logic for ResponseSender {
         match self.state.q.val() {
             SendState::Idle => {
                 self.idle.next = true;
+                // The header is taken every idle clock, load or not: the
+                // 232-bit register's enable then waits on the state alone, not
+                // on `load`, which comes from across the chip.
+                self.shift.d.next = self.header.val();
+                self.bytes_left.d.next = self.header_bytes.val();
+                self.squares.d.next = self.with_squares.val();
+                self.crc.d.next = self.crc_init.val();
+                self.buffered.d.next = false;
                 if self.load.val() {
-                    self.shift.d.next = self.header.val();
-                    self.bytes_left.d.next = self.header_bytes.val();
-                    self.squares.d.next = self.with_squares.val();
-                    self.crc.d.next = self.crc_init.val();
-                    self.buffered.d.next = false;
                     self.state.d.next = SendState::Header;
                 }
             }
