@@ -1,8 +1,11 @@
 //! `knights bench --queens`: N-Queens counts (with the mirror) on one CPU
 //! core and on every core, the simulated solvers' cycles per node, and each
-//! built N-Queens board's modeled time. For the CPU's best, one core also
-//! counts from constellations (all eight symmetries), which the solvers do
-//! not do yet.
+//! built N-Queens board's modeled time. One core also counts from
+//! constellations (all eight symmetries), and so do the simulated solvers
+//! and the boards built with the generator: their cycles per node are
+//! measured and modeled the same way, the edges' ranks passed through and
+//! the jobs' starts included (so on larger N, with larger jobs, an upper
+//! bound too).
 //!
 //! A solver runs two searches (each an engine), each a node every other
 //! clock, but for the last two ranks' nodes, which it counts without
@@ -21,6 +24,7 @@ use serde::Serialize;
 
 use crate::build_report::{BuildReport, QUEENS_SEARCHES_PER_SOLVER};
 use crate::device::{CpuDevice, Device};
+use crate::error::DeviceError;
 use crate::queens::{constellations, count_plan, QueensSearch};
 use crate::queens_query::{self, QueensAnswer, QueensQuery};
 use crate::search::{Flow, Goal};
@@ -53,6 +57,9 @@ pub struct SimQueens {
     pub cycles_per_node_per_search: f64,
     /// The same per solver (1 at best: a queen every clock).
     pub cycles_per_node_per_solver: f64,
+    /// Counting from constellations (when the build has the generator):
+    /// cycles per node (between the edges) per solver.
+    pub constellations_cycles_per_node_per_solver: Option<f64>,
 }
 
 /// A built board's modeled time for one count.
@@ -65,6 +72,10 @@ pub struct BoardQueens {
     pub fmax_mhz: f64,
     pub seconds: f64,
     pub speedup_one_core: f64,
+    /// From constellations (a build with the generator), and against one
+    /// core counting from constellations.
+    pub constellations_seconds: Option<f64>,
+    pub constellations_speedup_one_core: Option<f64>,
 }
 
 /// One N.
@@ -97,8 +108,32 @@ fn stepped_nodes(n: u8) -> Result<u64> {
 }
 
 fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
-    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true };
+    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false };
     Ok(queens_query::run(device, query, &mut |_, _| Flow::Continue)?)
+}
+
+/// Counts N from constellations on the simulated build, if it can; the
+/// counts must be the reference's.
+fn sim_constellations(
+    sim: &mut dyn Device,
+    n: u8,
+    reference: &CpuConstellations,
+    solutions: u64,
+) -> Result<Option<f64>> {
+    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true };
+    let answer = match queens_query::run(sim, query, &mut |_, _| Flow::Continue) {
+        Err(DeviceError::NoConstellations { .. } | DeviceError::ConstellationsCountOnly { .. }) => return Ok(None),
+        other => other?,
+    };
+    ensure!(
+        (answer.solution_count, answer.nodes) == (solutions, reference.nodes),
+        "{n}-queens from constellations: the simulation found {} solutions in {} nodes, the CPU {solutions} in {}",
+        answer.solution_count,
+        answer.nodes,
+        reference.nodes
+    );
+    let engines = answer.engines.expect("a simulated device reports its engines");
+    Ok(Some(engines.engine_cycles as f64 / answer.nodes.max(1) as f64))
 }
 
 /// Counts N from constellations on one core; the count must be the mirror's.
@@ -133,8 +168,10 @@ pub fn run(
 ) -> Result<Vec<QueensRow>> {
     let all_cores = CpuDevice::all_cores().threads;
     let builds: Vec<&BuildReport> = builds.iter().filter(|b| b.engine == "queens").collect();
-    // Cycles per node stepped on per search, from the largest N simulated.
+    // Cycles per node stepped on per search, from the largest N simulated;
+    // the same per node between the edges, counting from constellations.
     let mut per_search_figure = None;
+    let mut constellations_figure = None;
     let mut rows = Vec::new();
     for n in ns {
         log(&format!("{n}-queens: CPU, one core and {all_cores}"));
@@ -155,11 +192,16 @@ pub fn run(
             );
             let engines = on_sim.engines.expect("a simulated device reports its engines");
             let per_search = engines.engine_cycles as f64 / on_sim.nodes.max(1) as f64;
+            log(&format!("{n}-queens: simulating from constellations"));
+            let from_constellations = sim_constellations(sim, n, &cpu_constellations, answer.solution_count)?;
+            constellations_figure = from_constellations.or(constellations_figure);
             let figure = SimQueens {
                 searches: engines.engines,
                 cycles: on_sim.cycles.unwrap_or(0),
                 cycles_per_node_per_search: per_search,
                 cycles_per_node_per_solver: per_search / f64::from(QUEENS_SEARCHES_PER_SOLVER),
+                constellations_cycles_per_node_per_solver: from_constellations
+                    .map(|cycles| cycles / f64::from(QUEENS_SEARCHES_PER_SOLVER)),
             };
             per_search_figure = Some(engines.engine_cycles as f64 / stepped_nodes.max(1) as f64);
             Some(figure)
@@ -170,7 +212,11 @@ pub fn run(
             .iter()
             .filter(|b| u16::from(n) <= b.max_width)
             .filter_map(|b| {
-                let seconds = stepped_nodes as f64 * per_search_figure? / (f64::from(b.engines) * b.clock_hz as f64);
+                let search_hz = f64::from(b.engines) * b.clock_hz as f64;
+                let seconds = stepped_nodes as f64 * per_search_figure? / search_hz;
+                let constellations_seconds = constellations_figure
+                    .filter(|_| b.constellations)
+                    .map(|cycles| cpu_constellations.nodes as f64 * cycles / search_hz);
                 Some(BoardQueens {
                     board: b.board.clone(),
                     searches: b.engines,
@@ -178,6 +224,9 @@ pub fn run(
                     fmax_mhz: b.fmax_mhz,
                     seconds,
                     speedup_one_core: cpu_one_core.seconds / seconds,
+                    constellations_seconds,
+                    constellations_speedup_one_core: constellations_seconds
+                        .map(|modeled| cpu_constellations.seconds / modeled),
                 })
             })
             .collect();
@@ -201,7 +250,7 @@ pub fn text(rows: &[QueensRow]) -> String {
     let mut out = String::new();
     writeln!(
         out,
-        "{:>3} {:>14} {:>16} {:>10} {:>12} {:>10} {:>26} {:>22}",
+        "{:>3} {:>14} {:>16} {:>10} {:>12} {:>10} {:>26} {:>22} {:>26}",
         "N",
         "solutions",
         "nodes (mirror)",
@@ -209,7 +258,8 @@ pub fn text(rows: &[QueensRow]) -> String {
         "M nodes/s",
         "all cores",
         "1 core, constellations s",
-        "sim cycles/node/solver"
+        "sim cycles/node/solver",
+        "sim, constellations"
     )
     .unwrap();
     for row in rows {
@@ -217,9 +267,14 @@ pub fn text(rows: &[QueensRow]) -> String {
             .simulated
             .as_ref()
             .map_or("-".into(), |s| format!("{:.4} ({} searches)", s.cycles_per_node_per_solver, s.searches));
+        let sim_constellations = row
+            .simulated
+            .as_ref()
+            .and_then(|s| s.constellations_cycles_per_node_per_solver)
+            .map_or("-".into(), |cycles| format!("{cycles:.4}"));
         writeln!(
             out,
-            "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>26} {:>22}",
+            "{:>3} {:>14} {:>16} {:>10.3} {:>12.1} {:>10.3} {:>26} {:>22} {:>26}",
             row.n,
             row.solutions,
             row.nodes,
@@ -227,13 +282,14 @@ pub fn text(rows: &[QueensRow]) -> String {
             row.cpu_one_core.nodes_per_second / 1e6,
             row.cpu_all_cores.seconds,
             format!("{:.3} ({} nodes)", row.cpu_constellations.seconds, row.cpu_constellations.nodes),
-            sim
+            sim,
+            sim_constellations
         )
         .unwrap();
     }
     for row in rows {
         for board in &row.boards {
-            writeln!(
+            write!(
                 out,
                 "{}-queens on {} ({} searches at {:.2} MHz, Fmax {:.2}): {:.4} s modeled, {:.2}x one core",
                 row.n,
@@ -245,6 +301,13 @@ pub fn text(rows: &[QueensRow]) -> String {
                 board.speedup_one_core
             )
             .unwrap();
+            if let (Some(seconds), Some(speedup)) =
+                (board.constellations_seconds, board.constellations_speedup_one_core)
+            {
+                write!(out, "; from constellations {seconds:.4} s, {speedup:.2}x one core from constellations")
+                    .unwrap();
+            }
+            writeln!(out).unwrap();
         }
     }
     out

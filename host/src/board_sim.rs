@@ -38,7 +38,7 @@ impl SimDesign {
             max_width: build.max_width,
             max_height: build.max_height,
             engines: build.engines,
-            features: Features { warnsdorff: build.warnsdorff },
+            features: Features { warnsdorff: build.warnsdorff, constellations: build.constellations },
             link: LinkSettings::new(build.clock_hz, build.clock_hz / CLOCKS_PER_BIT),
         }
     }
@@ -74,7 +74,7 @@ pub fn as_built(report: &BuildReport, say: &mut dyn FnMut(&str)) -> Result<Arc<M
         max_width: report.max_width,
         max_height: report.max_height,
         engines: report.engines,
-        features: Features { warnsdorff: report.warnsdorff },
+        features: Features { warnsdorff: report.warnsdorff, constellations: report.constellations },
         link: LinkSettings::new(report.clock_hz, report.clock_hz / CLOCKS_PER_BIT),
     };
     cached(&report.board, &design, false, say)
@@ -97,14 +97,14 @@ pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceErr
 
 /// The default simulated N-Queens board (`knights queens --device sim`):
 /// four searches (two solvers) for N up to 12 at the simulated board's
-/// clock and UART.
+/// clock and UART, with the generator of constellation jobs.
 pub fn default_queens(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
     let design = SimDesign {
         engine: EngineKind::Queens,
         max_width: 12,
         max_height: 12,
         engines: 4,
-        features: Features { warnsdorff: false },
+        features: Features { warnsdorff: false, constellations: true },
         link: LinkSettings::simulation(),
     };
     cached("queens", &design, traced, say)

@@ -122,6 +122,9 @@ pub struct Build {
     /// Warnsdorff's move order in the engines (about an eighth of an engine's
     /// logic; a build without it fits more engines).
     pub warnsdorff: bool,
+    /// N-Queens builds: the generator of constellation jobs, for counts
+    /// from constellations (about 530 ECP5 LUT4 and 190 carry cells).
+    pub constellations: bool,
     /// nextpnr's placement seed, when the default seed's placement misses
     /// the clock (placement of a full part varies by a few MHz with it).
     pub seed: Option<u64>,
@@ -221,6 +224,8 @@ struct BuildEntry {
     baud: u32,
     #[serde(default = "built_in")]
     warnsdorff: bool,
+    #[serde(default)]
+    constellations: bool,
     seed: Option<u64>,
     map_delay_ps: Option<u64>,
 }
@@ -270,6 +275,12 @@ fn parse(text: &str) -> Result<Vec<Board>> {
             if entry.engine == EngineKind::Compact && !entry.warnsdorff {
                 bail!("build {:?}: compact engines always have Warnsdorff's order (leave out warnsdorff)", entry.name);
             }
+            if entry.constellations && entry.engine != EngineKind::Queens {
+                bail!(
+                    "build {:?}: only N-Queens builds count from constellations (leave out constellations)",
+                    entry.name
+                );
+            }
             Ok(Board {
                 name: entry.name.clone(),
                 title: entry.title.clone().unwrap_or_else(|| part.title.clone()),
@@ -282,6 +293,7 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                     clock_hz: entry.clock_hz,
                     baud: entry.baud,
                     warnsdorff: entry.warnsdorff,
+                    constellations: entry.constellations,
                     seed: entry.seed,
                     map_delay_ps: entry.map_delay_ps,
                 },

@@ -65,6 +65,10 @@ pub struct BuildReport {
     /// always had it).
     #[serde(default = "built_in")]
     pub warnsdorff: bool,
+    /// An N-Queens build's generator of constellation jobs (reports from
+    /// before this field had none).
+    #[serde(default)]
+    pub constellations: bool,
     pub board_clock_hz: u64,
     /// The design's clock (the PLL's output when there is one).
     pub clock_hz: u64,
@@ -215,6 +219,7 @@ mod tests {
             max_height: 6,
             engines: 1,
             warnsdorff: true,
+            constellations: false,
             board_clock_hz: 12_000_000,
             clock_hz: 12_000_000,
             pll: None,

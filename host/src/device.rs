@@ -9,7 +9,7 @@ use crate::board::{BoardSize, Square};
 use crate::error::DeviceError;
 use crate::link::LinkFigures;
 use crate::parallel;
-use crate::queens::{QueensObserver, QueensOutcome, QueensSearch, QueensSpec, MAX_N};
+use crate::queens::{constellations, QueensObserver, QueensOutcome, QueensSearch, QueensSpec, MAX_N};
 use crate::search::{Flow, Goal, Observer, Outcome, SearchSpec, Searcher};
 use crate::validate::check_tour;
 
@@ -120,6 +120,13 @@ pub trait Device {
     fn queens(&mut self, _spec: &QueensSpec, _goal: Goal, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
         Err(DeviceError::WrongProblem { device: self.name().into(), build: Problem::Tours, asked: Problem::Queens })
     }
+    /// Counts an N-Queens board's solutions from its constellations, the
+    /// jobs made where it counts: the solutions weighted, the nodes the
+    /// queens placed between the edges' (as the reference's
+    /// `constellations::count`).
+    fn queens_constellations(&mut self, _n: u8, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        Err(DeviceError::NoConstellations { device: self.name().into() })
+    }
 }
 
 /// The CPU reference search, counting on several threads.
@@ -197,6 +204,12 @@ impl Device for CpuDevice {
             }
             outcome
         };
+        let outcome = Outcome { tours: outcome.solutions, nodes: outcome.nodes, status: outcome.status };
+        Ok(Report { outcome, cycles: None, engines: None, link: None })
+    }
+
+    fn queens_constellations(&mut self, n: u8, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        let outcome = constellations::count(n, self.threads).map_err(|e| DeviceError::Reference(e.into()))?;
         let outcome = Outcome { tours: outcome.solutions, nodes: outcome.nodes, status: outcome.status };
         Ok(Report { outcome, cycles: None, engines: None, link: None })
     }

@@ -54,6 +54,12 @@ pub enum DeviceError {
     QueensTooLarge { n: u8, device: &'static str, max: u8 },
     #[error("N must be at least 1")]
     NoQueens,
+    #[error("counting from constellations takes a count (--count) of N >= 4, not N = {n} or a first-K search: leave out --constellations")]
+    ConstellationsCountOnly { n: u8 },
+    #[error("counting from constellations runs on one device (its jobs are made there): name one --device")]
+    ConstellationsOnOneDevice,
+    #[error("the {device} device does not count from constellations: its build has no generator (a board file's `constellations = true`), or it is not an N-Queens device; leave out --constellations")]
+    NoConstellations { device: String },
     /// A board side or square past what the protocol's bytes carry.
     #[error("{0} does not fit the protocol")]
     OutOfRange(u16),
@@ -200,6 +206,9 @@ impl DeviceError {
                 | DeviceError::WrongProblem { .. }
                 | DeviceError::QueensTooLarge { .. }
                 | DeviceError::NoQueens
+                | DeviceError::ConstellationsCountOnly { .. }
+                | DeviceError::ConstellationsOnOneDevice
+                | DeviceError::NoConstellations { .. }
                 | DeviceError::NoPrefixJobs { .. }
                 | DeviceError::BadPath { .. }
                 | DeviceError::EstimateTooDeep { .. }

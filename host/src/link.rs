@@ -399,10 +399,33 @@ impl<T: Transport> Device for LinkedDevice<T> {
             },
             split: self.queens_split_level(spec),
             engines: self.engines.unwrap_or(0),
+            constellations: false,
         };
         let mut solutions = SolutionResults { sink };
         // A solution of a job starts with the job's queens.
         self.converse(Command::Queens(request), request.split, usize::from(request.split), &mut solutions)
+    }
+
+    fn queens_constellations(&mut self, n: u8, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+        self.expect(Problem::Queens)?;
+        if !self.identity.constellations {
+            return Err(DeviceError::NoConstellations { device: self.describe() });
+        }
+        let request = QueensRequest {
+            n,
+            first_from: 0,
+            first_to: n,
+            count: true,
+            limit: 0,
+            // (A split level says the engines share the search; the jobs
+            // are the device's generator's.)
+            split: 1,
+            engines: self.engines.unwrap_or(0),
+            constellations: true,
+        };
+        let mut solutions = SolutionResults { sink };
+        // (No solution is sent, so none has a job's queens to check.)
+        self.converse(Command::Queens(request), request.split, 0, &mut solutions)
     }
 }
 
@@ -640,6 +663,7 @@ mod tests {
             warnsdorff: false,
             prune: true,
             queens: false,
+            constellations: false,
         };
         let device = scripted(identity);
         let spec = SearchSpec {
@@ -670,6 +694,7 @@ mod tests {
             warnsdorff: true,
             prune: true,
             queens: false,
+            constellations: false,
         };
         let device = scripted(identity);
         let squares = |names: &str| -> Vec<Square> { names.split(' ').map(|s| s.parse().unwrap()).collect() };
@@ -728,6 +753,7 @@ mod tests {
             warnsdorff: true,
             prune: true,
             queens: false,
+            constellations: false,
         };
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
         assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);

@@ -20,6 +20,11 @@ pub struct QueensQuery {
     /// Counts search one side of the board's mirror and weight it (first-K
     /// searches list solutions in order, so they search the whole tree).
     pub mirror: bool,
+    /// Counts search one constellation of each class under the board's
+    /// eight symmetries and weight it (the edges' queens placed first: see
+    /// `knights_model::queens::constellations`); `mirror` is then unused.
+    /// The device makes the jobs. Counts only, N >= 4, one device.
+    pub constellations: bool,
 }
 
 /// One part of a count: its search, its weight, what it found.
@@ -69,6 +74,9 @@ pub fn check_query(device: &dyn Device, query: &QueensQuery) -> Result<(), Devic
     if query.goal == Goal::First(0) {
         return Err(DeviceError::NoTours);
     }
+    if query.constellations && (query.goal != Goal::CountAll || query.n < MIN_CONSTELLATIONS_N) {
+        return Err(DeviceError::ConstellationsCountOnly { n: query.n });
+    }
     Ok(())
 }
 
@@ -108,12 +116,51 @@ pub fn run(
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
     check_query(device, &query)?;
+    if query.constellations {
+        return count_constellations(device, query, progress);
+    }
     let plan = match query.goal {
         Goal::CountAll => count_plan(query.n, query.mirror),
         Goal::First(_) => QueensSpec::whole(query.n).map(|spec| vec![WeightedPart { spec, weight: 1 }]),
     }
     .expect("N was checked above");
     run_plan(device, query, plan, progress)
+}
+
+/// The least N counted from constellations (smaller boards have at most
+/// two solutions, and the solvers stop on the rank below the last).
+pub const MIN_CONSTELLATIONS_N: u8 = 4;
+
+/// Counts a checked `query`'s solutions from constellations on `device`.
+fn count_constellations(
+    device: &mut dyn Device,
+    query: QueensQuery,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let started = Instant::now();
+    let mut sink = Checked {
+        n: query.n,
+        solutions: Vec::new(),
+        seen: HashSet::new(),
+        nodes_before: 0,
+        solutions_before: 0,
+        weight: 1,
+        progress,
+    };
+    let report = device.queens_constellations(query.n, &mut sink)?;
+    Ok(QueensAnswer {
+        query,
+        device: device.name(),
+        solutions: Vec::new(),
+        solution_count: report.outcome.tours,
+        nodes: report.outcome.nodes,
+        status: report.outcome.status,
+        parts: Vec::new(),
+        cycles: report.cycles,
+        engines: report.engines,
+        link: report.link,
+        elapsed: started.elapsed(),
+    })
 }
 
 /// Counts the solutions of one part of a board (`spec`'s first-rank files)
@@ -123,7 +170,7 @@ pub fn count_part(
     spec: &QueensSpec,
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
-    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false };
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false };
     check_query(device, &query)?;
     run_plan(device, query, vec![WeightedPart { spec: spec.clone(), weight: 1 }], progress)
 }
@@ -207,6 +254,9 @@ pub fn count_shared(
     assert_eq!(query.goal, Goal::CountAll, "only counts are shared");
     let first = devices.first().expect("at least one device");
     check_query(first.as_ref(), &query)?;
+    if query.constellations {
+        return Err(DeviceError::ConstellationsOnOneDevice);
+    }
     let device = first.name();
     let jobs = jobs::queens_jobs(query.n, query.mirror).expect("N was checked above");
     let shared = jobs::share(devices, &jobs, progress)?;
@@ -245,7 +295,10 @@ mod tests {
 
     fn count(n: u8, mirror: bool, threads: usize) -> QueensAnswer {
         let mut cpu = CpuDevice { threads };
-        run(&mut cpu, QueensQuery { n, goal: Goal::CountAll, mirror }, &mut |_, _| Flow::Continue).unwrap()
+        run(&mut cpu, QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false }, &mut |_, _| {
+            Flow::Continue
+        })
+        .unwrap()
     }
 
     #[test]
@@ -264,7 +317,7 @@ mod tests {
     fn a_count_on_every_core_reports_progress_and_stops_when_told() {
         let mut cpu = CpuDevice { threads: 2 };
         let mut calls = 0;
-        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false };
+        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false, constellations: false };
         let answer = run(&mut cpu, query, &mut |_, _| {
             calls += 1;
             Flow::Stop
@@ -277,7 +330,7 @@ mod tests {
     #[test]
     fn first_k_solutions_are_validated_in_order() {
         let mut cpu = CpuDevice { threads: 1 };
-        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true };
+        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true, constellations: false };
         let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
         assert_eq!(answer.solutions, vec![vec![1, 3, 5, 0, 2, 4], vec![2, 5, 1, 4, 0, 3], vec![3, 0, 4, 1, 5, 2]]);
         assert_eq!((answer.solution_count, answer.status), (3, Status::Found));
@@ -286,7 +339,9 @@ mod tests {
     #[test]
     fn bad_requests_are_refused_before_searching() {
         let mut cpu = CpuDevice { threads: 1 };
-        let mut refuse = |n, goal| run(&mut cpu, QueensQuery { n, goal, mirror: true }, &mut |_, _| Flow::Continue);
+        let mut refuse = |n, goal| {
+            run(&mut cpu, QueensQuery { n, goal, mirror: true, constellations: false }, &mut |_, _| Flow::Continue)
+        };
         assert!(matches!(refuse(0, Goal::CountAll), Err(DeviceError::NoQueens)));
         assert!(matches!(refuse(33, Goal::CountAll), Err(DeviceError::QueensTooLarge { n: 33, max: 32, .. })));
         assert!(matches!(refuse(8, Goal::First(0)), Err(DeviceError::NoTours)));

@@ -275,6 +275,7 @@ mod lying_device {
             warnsdorff: true,
             prune: true,
             queens: false,
+            constellations: false,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
         let solve = std::iter::once(Response::Ack { command: code::SOLVE }).chain(answer).collect();

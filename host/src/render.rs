@@ -343,7 +343,13 @@ pub fn queens_summary(answer: &QueensAnswer) -> String {
         answer.solution_count,
         if answer.solution_count == 1 { "" } else { "s" },
         answer.query.n,
-        if mirror { "mirror-reduced, " } else { "" },
+        if answer.query.constellations {
+            "from constellations, "
+        } else if mirror {
+            "mirror-reduced, "
+        } else {
+            ""
+        },
         answer.device,
         answer.nodes,
         seconds
@@ -357,7 +363,11 @@ pub fn queens_summary(answer: &QueensAnswer) -> String {
             write!(line, " = {solver:.4} s of solver time at {} MHz", link.clock_hz as f64 / 1e6).unwrap();
         }
         if let Some(engines) = answer.engines.filter(|e| e.working() > 1) {
-            write!(line, " on {} searches (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
+            if answer.query.constellations {
+                write!(line, " on {} searches (jobs: constellations)", engines.working()).unwrap();
+            } else {
+                write!(line, " on {} searches (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
+            }
         }
     }
     if answer.status == crate::search::Status::Aborted {
@@ -395,7 +405,8 @@ pub fn queens_json(answer: &QueensAnswer) -> Value {
     json!({
         "problem": "queens",
         "n": answer.query.n,
-        "symmetry": answer.query.mirror && answer.query.goal == Goal::CountAll,
+        "symmetry": (answer.query.mirror || answer.query.constellations) && answer.query.goal == Goal::CountAll,
+        "constellations": answer.query.constellations,
         "device": answer.device,
         "mode": mode,
         "limit": limit,
@@ -407,7 +418,7 @@ pub fn queens_json(answer: &QueensAnswer) -> Value {
         "cycles": answer.cycles,
         "cycles_per_node": answer.cycles.map(|c| c as f64 / answer.nodes.max(1) as f64),
         "engines": answer.engines.map(|e| e.working()),
-        "split_level": answer.engines.map(|e| e.split_level),
+        "split_level": answer.engines.filter(|_| !answer.query.constellations).map(|e| e.split_level),
         "engine_cycles": answer.engines.map(|e| e.engine_cycles),
         "engine_cycles_per_node": answer.engines.map(|e| e.engine_cycles as f64 / answer.nodes.max(1) as f64),
         "clock_hz": answer.link.map(|l| l.clock_hz),

@@ -135,6 +135,10 @@ pub struct QueensRequest {
     /// The split level (queens placed in a job) and the engines sharing it.
     pub split: u8,
     pub engines: u8,
+    /// With `count`: count from constellations (jobs made on the device,
+    /// feature `CONSTELLATIONS`; `first_from..first_to` must be the whole
+    /// rank, `split` 0).
+    pub constellations: bool,
 }
 
 impl QueensRequest {
@@ -142,7 +146,8 @@ impl QueensRequest {
     /// files from and to, flags, then limit, split and engines as in SOLVE,
     /// and SOLVE's path fields, empty.
     pub fn payload(&self) -> Vec<u8> {
-        let flags = if self.count { flag::COUNT } else { 0 };
+        let flags =
+            if self.count { flag::COUNT } else { 0 } | if self.constellations { flag::CONSTELLATIONS } else { 0 };
         let mut payload = vec![self.n, self.n, self.first_from, self.first_to, flags];
         payload.extend_from_slice(&self.limit.to_le_bytes());
         payload.push(self.split);
@@ -198,6 +203,8 @@ pub struct Identity {
     /// The build solves N-Queens (QUEENS), not knight's tours (SOLVE); its
     /// largest board is `max_width` queens.
     pub queens: bool,
+    /// The N-Queens build counts from constellations.
+    pub constellations: bool,
 }
 
 /// Search counters in PROGRESS and DONE.
@@ -363,6 +370,7 @@ impl Response {
                 warnsdorff: payload[12] & feature::WARNSDORFF != 0,
                 prune: payload[12] & feature::PRUNE != 0,
                 queens: payload[12] & feature::QUEENS != 0,
+                constellations: payload[12] & feature::CONSTELLATIONS != 0,
             }),
             response::ACK if length == usize::from(length::ACK) => Response::Ack { command: payload[0] },
             response::TOUR if length >= TOUR_HEADER => Response::Tour {
@@ -401,7 +409,8 @@ impl Response {
                 payload.push(
                     (u8::from(id.warnsdorff) * feature::WARNSDORFF)
                         | (u8::from(id.prune) * feature::PRUNE)
-                        | (u8::from(id.queens) * feature::QUEENS),
+                        | (u8::from(id.queens) * feature::QUEENS)
+                        | (u8::from(id.constellations) * feature::CONSTELLATIONS),
                 );
                 frame(response::IDENTITY, &payload)
             }

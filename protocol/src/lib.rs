@@ -89,6 +89,9 @@ pub mod flag {
     pub const WARNSDORFF: u8 = 2;
     pub const COUNT: u8 = 4;
     pub const PRUNE: u8 = 8;
+    /// QUEENS, with COUNT: count from the constellations of the board's
+    /// edges (feature `CONSTELLATIONS`), the jobs made on the device.
+    pub const CONSTELLATIONS: u8 = 16;
 }
 
 /// IDENTITY feature bits: what the build's engines can do.
@@ -97,6 +100,9 @@ pub mod feature {
     pub const PRUNE: u8 = 2;
     /// The build solves N-Queens (QUEENS) instead of knight's tours (SOLVE).
     pub const QUEENS: u8 = 4;
+    /// The N-Queens build counts from constellations (QUEENS's flag
+    /// `CONSTELLATIONS`).
+    pub const CONSTELLATIONS: u8 = 8;
 }
 
 /// How a search ended (DONE's status byte).

@@ -20,7 +20,7 @@ fn counters() -> impl Strategy<Value = Counters> {
 
 fn response() -> impl Strategy<Value = Response> {
     prop_oneof![
-        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 3]>()).prop_map(|(b, clock_hz, baud, features)| {
+        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 4]>()).prop_map(|(b, clock_hz, baud, features)| {
             Response::Identity(Identity {
                 version: b[0],
                 max_width: b[1],
@@ -31,6 +31,7 @@ fn response() -> impl Strategy<Value = Response> {
                 warnsdorff: features[0],
                 prune: features[1],
                 queens: features[2],
+                constellations: features[3],
             })
         }),
         any::<u8>().prop_map(|command| Response::Ack { command }),

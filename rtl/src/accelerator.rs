@@ -22,11 +22,14 @@ pub struct Features {
     /// Warnsdorff's move order: about an eighth of an engine's logic. Without
     /// it, IDENTITY says so and a SOLVE that asks for it is a bad argument.
     pub warnsdorff: bool,
+    /// N-Queens builds: the generator of constellation jobs (counts from
+    /// constellations; see `queens::constellations`). Tour builds ignore it.
+    pub constellations: bool,
 }
 
 impl Features {
     /// Every feature (dead-end pruning is always built in).
-    pub const ALL: Features = Features { warnsdorff: true };
+    pub const ALL: Features = Features { warnsdorff: true, constellations: true };
 }
 
 /// The serial-linked accelerator for boards up to `SQ` squares (see

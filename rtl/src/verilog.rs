@@ -63,12 +63,18 @@ pub const QUEENS_SIZES: [usize; 11] = [8, 10, 12, 14, 15, 16, 17, 18, 20, 24, 32
 
 /// The N-Queens accelerator's Verilog (top module `top`) for boards up to
 /// `max_n` queens with `engines` searches (two to a pipeline), or `None`
-/// when that N has no instance.
-pub fn queens_accelerator_verilog(max_n: usize, engines: usize, link: LinkSettings) -> Option<String> {
+/// when that N has no instance; with `constellations`, the generator of
+/// constellation jobs.
+pub fn queens_accelerator_verilog(
+    max_n: usize,
+    engines: usize,
+    link: LinkSettings,
+    constellations: bool,
+) -> Option<String> {
     macro_rules! sizes {
         ($(($n:literal, $address_bits:literal)),*) => {
             match max_n {
-                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $address_bits>::new(engines, link))),)*
+                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $address_bits>::new(engines, link, constellations))),)*
                 _ => None,
             }
         };

@@ -100,7 +100,7 @@ fn outcome(answers: &[Response]) -> (u8, u64) {
 #[test]
 fn a_build_without_warnsdorff_says_so_and_refuses_it() {
     let commands = [Command::Identify, first_tour(MoveOrder::Warnsdorff), first_tour(MoveOrder::Fixed)];
-    let answers = converse(Features { warnsdorff: false }, &commands, 10_000);
+    let answers = converse(Features { warnsdorff: false, constellations: false }, &commands, 10_000);
     let Some(Response::Identity(identity)) = answers.first() else { panic!("IDENTITY first: {answers:?}") };
     assert!(!identity.warnsdorff && identity.prune, "{identity:?}");
     assert_eq!(

@@ -24,7 +24,8 @@ fn queens_board() -> LinkedDevice<SimTransport> {
 }
 
 fn run(device: &mut dyn Device, n: u8, goal: Goal, mirror: bool) -> QueensAnswer {
-    queens_query::run(device, QueensQuery { n, goal, mirror }, &mut |_, _| Flow::Continue).unwrap()
+    queens_query::run(device, QueensQuery { n, goal, mirror, constellations: false }, &mut |_, _| Flow::Continue)
+        .unwrap()
 }
 
 #[test]
@@ -46,6 +47,34 @@ fn counts_equal_the_reference_with_and_without_the_mirror() {
             assert_eq!(sim.status, Status::Exhausted, "{what}");
         }
     }
+}
+
+/// Counting from constellations: the walker's generator makes the jobs,
+/// the four searches share them through the queue, and the counts are the
+/// published ones and the reference's node for node (the queens placed
+/// between the edges'); the cycles are about the nodes plus the edges'
+/// queens passed through, over the searches.
+#[test]
+fn constellation_counts_equal_the_reference() {
+    let mut device = queens_board();
+    assert!(device.identity().constellations);
+    let mut cpu = CpuDevice { threads: 1 };
+    let count = |device: &mut dyn Device, n| {
+        queens_query::run(
+            device,
+            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true },
+            &mut |_, _| Flow::Continue,
+        )
+    };
+    for n in 4..=12u8 {
+        let (sim, reference) = (count(&mut device, n).unwrap(), count(&mut cpu, n).unwrap());
+        let model = knights::queens::constellations::count(n, 1).unwrap();
+        assert_eq!((reference.solution_count, reference.nodes), (model.solutions, model.nodes), "N = {n}");
+        assert_eq!((sim.solution_count, sim.nodes), (reference.solution_count, reference.nodes), "N = {n}");
+        assert_eq!(sim.status, Status::Exhausted, "N = {n}");
+    }
+    // Fewer than four queens, or a first-K search: refused before the board.
+    assert!(matches!(count(&mut device, 3), Err(DeviceError::ConstellationsCountOnly { n: 3 })));
 }
 
 #[test]
@@ -91,9 +120,11 @@ fn first_k_on_all_solvers_sends_k_valid_solutions() {
 fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
     let mut device = queens_board();
     let mut refuse = |n| {
-        queens_query::run(&mut device, QueensQuery { n, goal: Goal::CountAll, mirror: true }, &mut |_, _| {
-            Flow::Continue
-        })
+        queens_query::run(
+            &mut device,
+            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false },
+            &mut |_, _| Flow::Continue,
+        )
     };
     assert!(matches!(refuse(13), Err(DeviceError::QueensTooLarge { n: 13, max: 12, .. })));
     assert!(matches!(refuse(0), Err(DeviceError::NoQueens)));
@@ -135,7 +166,16 @@ fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
 /// not check IDENTITY first gets an ERROR, not a wrong search).
 #[test]
 fn each_build_answers_the_other_problems_command_with_wrong_problem() {
-    let request = QueensRequest { n: 6, first_from: 0, first_to: 6, count: true, limit: 0, split: 0, engines: 0 };
+    let request = QueensRequest {
+        n: 6,
+        first_from: 0,
+        first_to: 6,
+        count: true,
+        limit: 0,
+        split: 0,
+        engines: 0,
+        constellations: false,
+    };
     let model = board_sim::default_queens(false, &mut |_| {}).unwrap();
     let mut queens = Link::new(SimTransport::on(knights_sim::SimulatedBoard::on(model)));
     let mut tours = Link::new(SimTransport::new());

@@ -27,7 +27,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let path = |name: &str| dir.join(name);
 
     let link = LinkSettings::new(clock_hz, u64::from(options.baud));
-    let features = Features { warnsdorff: options.warnsdorff };
+    let features = Features { warnsdorff: options.warnsdorff, constellations: options.constellations };
     let rtl =
         accelerator_of_kind(options.engine, options.max_width, options.max_height, options.engines, features, link)
             .expect("area checked above");
@@ -164,6 +164,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         max_height: options.max_height,
         engines: options.engines,
         warnsdorff: options.warnsdorff,
+        constellations: options.constellations,
         board_clock_hz: board.part.clock.hz,
         clock_hz,
         pll: plan.describe(board),

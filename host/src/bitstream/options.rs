@@ -21,6 +21,8 @@ pub struct BuildOptions {
     pub baud: u32,
     /// Warnsdorff's move order in the engines.
     pub warnsdorff: bool,
+    /// N-Queens: the generator of constellation jobs.
+    pub constellations: bool,
     /// nextpnr's placement seed (nextpnr's default when none).
     pub seed: Option<u64>,
     /// ABC9's delay target in ps for several engines (default: half the
@@ -40,6 +42,7 @@ impl BuildOptions {
             clock_hz: board.build.clock_hz,
             baud: board.build.baud,
             warnsdorff: board.build.warnsdorff,
+            constellations: board.build.constellations,
             seed: board.build.seed,
             map_delay_ps: board.build.map_delay_ps,
             out_dir: Path::new(BUILD_ROOT).join(&board.name),

@@ -37,7 +37,9 @@ pub fn accelerator_of_kind(
     match kind {
         EngineKind::Wide => knights_rtl::verilog::accelerator_verilog(width, height, engines, features, link),
         EngineKind::Compact => knights_rtl::verilog::compact_accelerator_verilog(width, height, engines, link),
-        EngineKind::Queens if width == height => knights_rtl::verilog::queens_accelerator_verilog(width, engines, link),
+        EngineKind::Queens if width == height => {
+            knights_rtl::verilog::queens_accelerator_verilog(width, engines, link, features.constellations)
+        }
         EngineKind::Queens => None,
     }
 }

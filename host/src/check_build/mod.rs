@@ -181,6 +181,7 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
         warnsdorff: build.warnsdorff && !queens,
         prune: !queens,
         queens,
+        constellations: queens && build.constellations,
     };
     if seen != expected {
         return Err(format!("IDENTIFY says {seen:?}; the build is {expected:?}"));
@@ -260,7 +261,7 @@ fn count_below_path(build: &BuildReport, device: &mut LinkedDevice<SimTransport>
 }
 
 fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query = QueensQuery { n: small_queens(build), goal: Goal::CountAll, mirror: false };
+    let query = QueensQuery { n: small_queens(build), goal: Goal::CountAll, mirror: false, constellations: false };
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let what = format!("{} queens, whole tree", query.n);
@@ -297,7 +298,8 @@ fn first_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> 
 }
 
 fn first_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query = QueensQuery { n: small_queens(build), goal: Goal::First(FIRST_K), mirror: false };
+    let query =
+        QueensQuery { n: small_queens(build), goal: Goal::First(FIRST_K), mirror: false, constellations: false };
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     if seen.solutions.len() as u64 != FIRST_K {
         return Err(format!("{} solutions of the {FIRST_K} asked for", seen.solutions.len()));
@@ -348,7 +350,16 @@ fn bad_crc(_: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<S
 fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
     let (long, command) = if solves_queens(build) {
         let n = build.max_width as u8;
-        let request = QueensRequest { n, first_from: 0, first_to: n, count: false, limit: 0, split: 0, engines: 0 };
+        let request = QueensRequest {
+            n,
+            first_from: 0,
+            first_to: n,
+            count: false,
+            limit: 0,
+            split: 0,
+            engines: 0,
+            constellations: false,
+        };
         (Command::Queens(request), code::QUEENS)
     } else {
         let request = SolveRequest {

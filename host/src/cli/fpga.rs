@@ -51,6 +51,10 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
     }
     options.baud = args.baud.unwrap_or(options.baud);
     options.warnsdorff &= !args.no_warnsdorff;
+    options.constellations = args.constellations.unwrap_or(options.constellations);
+    if options.constellations && options.engine != EngineKind::Queens {
+        return Err(UsageError("--constellations true: only N-Queens builds count from constellations".into()).into());
+    }
     options.seed = args.seed.or(options.seed);
     options.map_delay_ps = args.map_delay_ps.or(options.map_delay_ps);
     options.out_dir = args.out.unwrap_or(options.out_dir);
@@ -66,7 +70,7 @@ pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
     let design = if args.engine_only {
         Design::Engine
     } else {
-        let features = Features { warnsdorff: !args.no_warnsdorff };
+        let features = Features { warnsdorff: !args.no_warnsdorff, constellations: args.constellations };
         let kind: EngineKind = args.engine.parse().expect("clap takes only the kinds' names");
         Design::Accelerator { kind, engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
     };

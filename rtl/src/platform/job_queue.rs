@@ -168,7 +168,9 @@ impl Logic for JobQueue {
         self.grants.next = self.granted.q.val();
         self.path.next = self.paths.read_data.val();
         self.number.next = self.numbers.read_data.val();
-        self.space.next = self.count.q.val() < self.room.val();
+        // (A queue of one engine hands nothing out: it has no room, so the
+        // walker searches every job itself.)
+        self.space.next = (self.count.q.val() < self.room.val()) & self.sharing.val();
         self.over.next = !self.walking.val() & !self.found.val() & !self.push_valid.q.val() & !self.count.q.val().any();
 
         if self.clear.val() {

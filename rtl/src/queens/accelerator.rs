@@ -38,12 +38,14 @@ pub struct QueensAccelerator<const NB: usize, const EW: usize, const AB: usize> 
 }
 
 impl<const NB: usize, const EW: usize, const AB: usize> QueensAccelerator<NB, EW, AB> {
-    /// `engines` searches (the platform's engines), two to a pipeline.
-    pub fn new(engines: usize, link: LinkSettings) -> Self {
+    /// `engines` searches (the platform's engines), two to a pipeline;
+    /// with `constellations`, the walker's generator of constellation jobs
+    /// (QUEENS's flag `CONSTELLATIONS`).
+    pub fn new(engines: usize, link: LinkSettings, constellations: bool) -> Self {
         let build = BuildIdentity {
             max_width: NB as u8,
             max_height: NB as u8,
-            features: feature::QUEENS,
+            features: feature::QUEENS | if constellations { feature::CONSTELLATIONS } else { 0 },
             // A job's queens must fit its path.
             split_limit: (MAX_JOB_RANKS + 1) as u8,
             // QUEENS carries no path (its path bytes must be 0).
@@ -57,12 +59,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> QueensAccelerator<NB, EW
             led_busy: Default::default(),
             led_found: Default::default(),
             platform: Platform::new(engines, build, link),
-            request: Default::default(),
-            pipelines: (0..pipelines).map(|_| Default::default()).collect(),
+            request: QueensArguments::new(constellations),
+            pipelines: (0..pipelines).map(|_| RankPipeline::new(constellations)).collect(),
             engines: (0..engines)
-                .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }))
+                .map(|i| QueensEngine::new(if i == 0 { JobRole::Walker } else { JobRole::Worker }, constellations))
                 .collect(),
-            spare: (engines..pipelines * SEARCHES_PER_PIPELINE).map(|_| QueensEngine::new(JobRole::Worker)).collect(),
+            spare: (engines..pipelines * SEARCHES_PER_PIPELINE)
+                .map(|_| QueensEngine::new(JobRole::Worker, false))
+                .collect(),
         }
     }
 }
@@ -84,7 +88,9 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensAccelera
             self.pipelines[p].full.next = self.request.full.val();
             self.pipelines[p].first_files.next = self.request.first_files.val();
             self.pipelines[p].last_slot.next = self.request.last_slot.val();
-            self.pipelines[p].tail_on.next = self.request.count_all.val();
+            self.pipelines[p].n.next = self.request.n.val();
+            // (Off from constellations: the last rank is never entered.)
+            self.pipelines[p].tail_on.next = self.request.count_all.val() & !self.request.edges_on.val();
         }
         for p in 0..(self.pipelines.len() - self.spare.len()) {
             RankPort::join(&mut self.engines[2 * p].data, &mut self.pipelines[p].searches[0]);
@@ -95,6 +101,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensAccelera
             self.engines[i].n.next = self.request.n.val();
             self.engines[i].count_all.next = self.request.count_all.val();
             self.engines[i].refusal.next = self.request.refusal.val();
+            self.engines[i].edges_on.next = self.request.edges_on.val();
             EnginePort::join(&mut self.engines[i].port, &mut self.platform.engines[i]);
         }
         // The spare, if any, and the last engine share the last pipeline.
@@ -111,6 +118,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensAccelera
             self.spare[s].n.next = self.request.n.val();
             self.spare[s].count_all.next = self.request.count_all.val();
             self.spare[s].refusal.next = self.request.refusal.val();
+            self.spare[s].edges_on.next = false;
             self.spare[s].port.start.next = false;
             self.spare[s].port.cancel.next = false;
             self.spare[s].port.arguments.next = 0.into();

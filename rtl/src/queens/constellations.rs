@@ -13,9 +13,10 @@
 //! (m-i, m-j, b, a), and so on.
 //!
 //! It takes a candidate's images one a clock, so one cost estimate and three
-//! comparators serve all eight: eight clocks a candidate, 668,168 for
-//! N = 17 (10.7 ms at 62.5 MHz, against the count's second), where all
-//! eight side by side took about 1,800 LUT4 and 900 carry cells of an ECP5.
+//! comparators serve all eight: up to eight clocks a candidate, one for an
+//! inconsistent one and fewer for one that an image shows not canonical,
+//! where all eight side by side took about 1,800 LUT4 and 900 carry cells
+//! of an ECP5.
 //! The cheapest image is kept as the least key (its cost, then its
 //! numbers, as the reference breaks ties).
 
@@ -80,6 +81,7 @@ pub struct ConstellationGenerator {
     same_now: Signal<Local, Bits<4>>,
     best_now: Signal<Local, Bits<32>>,
     hold: Signal<Local, bool>,
+    advance: Signal<Local, bool>,
 }
 
 impl Default for ConstellationGenerator {
@@ -126,6 +128,7 @@ impl Default for ConstellationGenerator {
             same_now: Default::default(),
             best_now: Default::default(),
             hold: Default::default(),
+            advance: Default::default(),
         }
     }
 }
@@ -286,6 +289,9 @@ impl Logic for ConstellationGenerator {
             self.out_valid.d.next = false;
         }
         self.hold.next = (self.symmetry.q.val() == 7) & self.out_valid.q.val() & !self.ready.val();
+        // A candidate is left as soon as it is known not to be a job:
+        // inconsistent (from the first clock) or an image less than it.
+        self.advance.next = (self.symmetry.q.val() == 7) | !self.consistent.val() | !self.canonical_now.val();
         if self.trying.q.val() & !self.hold.val() {
             self.symmetry.d.next = self.symmetry.q.val() + 1;
             self.canonical.d.next = self.canonical_now.val();
@@ -305,6 +311,9 @@ impl Logic for ConstellationGenerator {
                 if self.same_now.val() == 8 {
                     self.out_weight_log2.d.next = 0.into();
                 }
+            }
+            if self.advance.val() {
+                self.symmetry.d.next = 0.into();
                 // The next candidate: b fastest, then a, j, i, each 0..=m.
                 if self.b.val() != self.last.q.val() {
                     self.candidate.d.next = self.candidate.q.val() + 1;

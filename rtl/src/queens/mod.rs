@@ -38,6 +38,7 @@ use rust_hdl::prelude::*;
 
 use crate::engine::JobRole;
 use crate::platform::{EnginePort, JOB_PATH_BITS};
+use constellations::{ConstellationGenerator, TUPLE_BITS};
 use ranks::RankPort;
 
 /// Bits of a rank's file in a job's path.
@@ -75,8 +76,18 @@ pub struct QueensEngine {
     pub n: Signal<In, Bits<8>>,
     pub count_all: Signal<In, bool>,
     pub refusal: Signal<In, Bits<8>>,
+    /// Count from constellations: the jobs are the walker's generator's,
+    /// each a constellation (its four numbers) and its weight in the path.
+    pub edges_on: Signal<In, bool>,
 
     walker: Constant<bool>,
+    // Built to search constellation jobs: without, `edges` is a constant
+    // false and their logic is synthesised away (the engines are kept as
+    // modules of their own, so the constant must be theirs).
+    edges_built: Constant<bool>,
+    edges: Signal<Local, bool>,
+    // The walker's, in a build that counts from constellations.
+    generator: Vec<ConstellationGenerator>,
     // A rank's place in a job's path: its number, and its field's position.
     path_rank: Vec<Constant<Bits<8>>>,
     path_shift: Vec<Constant<Bits<8>>>,
@@ -123,10 +134,24 @@ pub struct QueensEngine {
     // The nodes of the last two ranks counted in the step before.
     tail_nodes: Signal<Local, Bits<4>>,
     found_now: Signal<Local, bool>,
+    // A solution's weight (a constellation job's: 1, 2, 4 or 8).
+    found_weight: Signal<Local, Bits<4>>,
+    // The generator's job on offer, and whether it is taken now.
+    feed_valid: Signal<Local, bool>,
+    feed_done: Signal<Local, bool>,
+    feed_tuple: Signal<Local, Bits<TUPLE_BITS>>,
+    feed_weight_log2: Signal<Local, Bits<2>>,
+    feed_job: Signal<Local, Bits<JOB_PATH_BITS>>,
+    feed_take: Signal<Local, bool>,
+    // The walker hands out its generator's jobs (in the state `Next`).
+    feeding: Signal<Local, bool>,
+    sharing: Signal<Local, bool>,
 }
 
 impl QueensEngine {
-    pub fn new(role: JobRole) -> Self {
+    /// A search's machine; the walker makes constellation jobs when
+    /// `constellations` (the others ignore it).
+    pub fn new(role: JobRole, constellations: bool) -> Self {
         let field = (1u64 << FILE_BITS) - 1;
         let all = (1u64 << JOB_PATH_BITS) - 1;
         QueensEngine {
@@ -136,7 +161,13 @@ impl QueensEngine {
             n: Default::default(),
             count_all: Default::default(),
             refusal: Default::default(),
+            edges_on: Default::default(),
             walker: Constant::new(role == JobRole::Walker),
+            edges_built: Constant::new(constellations),
+            edges: Default::default(),
+            generator: (0..usize::from(role == JobRole::Walker && constellations))
+                .map(|_| Default::default())
+                .collect(),
             path_rank: (0..MAX_JOB_RANKS).map(|rank| Constant::new((rank as u64).into())).collect(),
             path_shift: (0..MAX_JOB_RANKS).map(|rank| Constant::new(((rank * FILE_BITS) as u64).into())).collect(),
             path_keep: (0..MAX_JOB_RANKS)
@@ -162,6 +193,15 @@ impl QueensEngine {
             placed_now: Default::default(),
             tail_nodes: Default::default(),
             found_now: Default::default(),
+            found_weight: Default::default(),
+            feed_valid: Default::default(),
+            feed_done: Default::default(),
+            feed_tuple: Default::default(),
+            feed_weight_log2: Default::default(),
+            feed_job: Default::default(),
+            feed_take: Default::default(),
+            feeding: Default::default(),
+            sharing: Default::default(),
             at_job: Default::default(),
             hand_over: Default::default(),
             path_after: (0..MAX_JOB_RANKS).map(|_| Default::default()).collect(),
@@ -198,18 +238,53 @@ impl Logic for QueensEngine {
         );
         self.port.refusal.next = self.refusal.val();
 
+        self.edges.next = self.edges_built.val() & self.edges_on.val();
+
         // The data path places nothing unless the state below says so.
         self.data.root.next = false;
-        self.data.root_open.next = self.walker.val();
+        self.data.root_open.next = self.walker.val() & !self.edges.val();
         self.data.place.next = false;
         self.data.forced.next = false;
         self.data.forced_file.next = bit_cast::<8, FILE_BITS>(self.path.q.val().get_bits::<FILE_BITS>(0));
         self.data.open_child.next = true;
         self.data.read_rank.next = self.emit_rank.q.val();
+        // A constellation job's numbers, held in the path for the whole job.
+        self.data.edges.next = self.edges.val();
+        self.data.first_rank_file.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(15));
+        self.data.last_rank_file.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(10));
+        self.data.first_file_rank.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(5));
+        self.data.last_file_rank.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(0));
+        self.found_weight.next = 1.into();
+        if self.edges.val() {
+            self.found_weight.next = bits::<4>(1) << self.path.q.val().get_bits::<2>(20);
+        }
+        // Jobs are shared when split, and always from constellations.
+        self.sharing.next = self.split_on.q.val() | self.edges.val();
+        self.feeding.next = self.walker.val() & self.edges.val() & self.walking.q.val();
+
+        // The walker's generator (none in the others): started as a search
+        // starts, its jobs taken in `Next` (feeding).
+        self.feed_valid.next = false;
+        self.feed_done.next = true;
+        self.feed_tuple.next = 0.into();
+        self.feed_weight_log2.next = 0.into();
+        self.feed_take.next = false;
+        for g in 0..self.generator.len() {
+            self.generator[g].clock.next = self.clock.val();
+            self.generator[g].n.next = self.n.val();
+            self.generator[g].start.next = self.edges.val() & (self.state.q.val() == QueensState::Root);
+            self.feed_valid.next = self.generator[g].valid.val();
+            self.feed_done.next = self.generator[g].done.val();
+            self.feed_tuple.next = self.generator[g].job.val();
+            self.feed_weight_log2.next = self.generator[g].weight_log2.val();
+        }
+        self.feed_job.next = bit_cast::<JOB_PATH_BITS, TUPLE_BITS>(self.feed_tuple.val())
+            | (bit_cast::<JOB_PATH_BITS, 2>(self.feed_weight_log2.val()) << 20);
 
         // The walker's queen on the job rank is a job; handed over when the
         // queue has room.
         self.at_job.next = self.walker.val()
+            & !self.edges.val()
             & self.walking.q.val()
             & (self.data.rank.val() == self.job_rank.q.val())
             & (self.state.q.val() == QueensState::Run);
@@ -245,6 +320,9 @@ impl Logic for QueensEngine {
         self.port.jobs.found_number.next = 0.into();
         if self.walker.val() {
             self.port.jobs.found_path.next = self.path_placed.val();
+            if self.edges.val() {
+                self.port.jobs.found_path.next = self.path.q.val();
+            }
             self.port.jobs.found_number.next = self.jobs_found.q.val() - 1;
         }
         self.walked.d.next = false;
@@ -253,7 +331,8 @@ impl Logic for QueensEngine {
         }
         self.cancel_seen.d.next = self.port.cancel.val();
         self.port.jobs.walking.next = self.walker.val() & self.walking.q.val();
-        self.port.jobs.request.next = (self.state.q.val() == QueensState::Next) & !self.port.jobs.grant.val();
+        self.port.jobs.request.next =
+            (self.state.q.val() == QueensState::Next) & !self.port.jobs.grant.val() & !self.feeding.val();
         self.port.jobs.job.next = self.current_job.q.val();
         self.found_pulse.d.next = false;
         self.placed_now.next = false;
@@ -271,14 +350,15 @@ impl Logic for QueensEngine {
         match self.state.q.val() {
             QueensState::Idle => {}
             QueensState::Root => {
-                // The walker opens rank 1; the others wait for jobs, or stop
-                // when the search is not split.
+                // The walker opens rank 1 (or, from constellations, feeds
+                // its generator's jobs to the queue, in `Next`); the others
+                // wait for jobs, or stop when the search is not split.
                 self.data.root.next = true;
                 if self.data.turn.val() {
-                    self.walking.d.next = self.walker.val() & self.split_on.q.val();
-                    if self.walker.val() {
+                    self.walking.d.next = self.walker.val() & self.sharing.val();
+                    if self.walker.val() & !self.edges.val() {
                         self.state.d.next = QueensState::Run;
-                    } else if self.split_on.q.val() {
+                    } else if self.sharing.val() {
                         self.state.d.next = QueensState::Next;
                     } else {
                         self.state.d.next = QueensState::Done;
@@ -295,18 +375,26 @@ impl Logic for QueensEngine {
                 self.data.open_child.next = !self.hand_over.val();
                 if self.data.turn.val() {
                     if !self.data.searching.val() {
-                        // The walk or the job is over.
-                        self.walking.d.next = false;
-                        if self.split_on.q.val() {
+                        // The walk or the job is over (the walker feeds
+                        // on, in `Next`, while its generator has jobs).
+                        if self.edges.val() {
                             self.state.d.next = QueensState::Next;
                         } else {
-                            self.state.d.next = QueensState::Done;
+                            self.walking.d.next = false;
+                            if self.split_on.q.val() {
+                                self.state.d.next = QueensState::Next;
+                            } else {
+                                self.state.d.next = QueensState::Done;
+                            }
                         }
                     } else {
-                        self.placed_now.next = !self.hand_over.val();
+                        // (A constellation's edge queen passed through is
+                        // no node.)
+                        self.placed_now.next =
+                            !self.hand_over.val() & !(self.edges.val() & self.data.at_edge_rank.val());
                         // (Only the walker's path grows, in the next clock: a
-                        // worker's is its job's.)
-                        self.walked.d.next = self.walker.val();
+                        // worker's is its job's, as is a constellation's.)
+                        self.walked.d.next = self.walker.val() & !self.edges.val();
                         if self.at_job.val() {
                             self.jobs_found.d.next = self.jobs_found.q.val() + 1;
                             if self.hand_over.val() {
@@ -359,9 +447,28 @@ impl Logic for QueensEngine {
             }
             QueensState::Next => {
                 // Wait for a job (a grant wins over the queue's `over`, which
-                // it may raise in the same clock).
+                // it may raise in the same clock); or, feeding, the walker's
+                // generator's jobs into the queue while it has room. One it
+                // has no room for, the walker searches itself (and comes
+                // back here after). Its jobs are numbered in order, whoever
+                // searches them. (Feeding is no state of its own: a ninth
+                // would widen every engine's state register.)
                 if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
+                } else if self.feeding.val() {
+                    if self.feed_valid.val() {
+                        self.feed_take.next = true;
+                        self.jobs_found.d.next = self.jobs_found.q.val() + 1;
+                        self.path.d.next = self.feed_job.val();
+                        if self.port.jobs.space.val() {
+                            self.found_pulse.d.next = true;
+                        } else {
+                            self.current_job.d.next = self.jobs_found.q.val();
+                            self.state.d.next = QueensState::Take;
+                        }
+                    } else if self.feed_done.val() {
+                        self.walking.d.next = false;
+                    }
                 } else if self.port.jobs.grant.val() {
                     self.current_job.d.next = self.port.jobs.number.val();
                     self.path.d.next = self.port.jobs.path.val();
@@ -371,11 +478,15 @@ impl Logic for QueensEngine {
                 }
             }
             QueensState::Take => {
-                // A job taken: rank 1, nothing of it open.
+                // A job taken: rank 1, nothing of it open (its queens are
+                // replayed), or a constellation's edges, searched from there.
                 self.data.root.next = true;
-                self.data.root_open.next = false;
+                self.data.root_open.next = self.edges.val();
                 if self.data.turn.val() {
                     self.state.d.next = QueensState::Replay;
+                    if self.edges.val() {
+                        self.state.d.next = QueensState::Run;
+                    }
                 }
                 if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
@@ -417,8 +528,12 @@ impl Logic for QueensEngine {
             }
             self.solution_count.d.next = self.data.tail_solutions.val();
             if self.found_now.val() {
-                self.solution_count.d.next = self.data.tail_solutions.val() + 1;
+                self.solution_count.d.next = self.data.tail_solutions.val() + self.found_weight.val();
             }
+        }
+
+        for g in 0..self.generator.len() {
+            self.generator[g].ready.next = self.feed_take.val();
         }
 
         self.starting.next = self.port.start.val()
@@ -479,6 +594,7 @@ mod tests {
             self.pipeline.first_files.next = self.request.first_files.val();
             self.pipeline.last_slot.next = self.request.last_slot.val();
             self.pipeline.tail_on.next = self.request.count_all.val();
+            self.pipeline.n.next = self.request.n.val();
             for i in 0..self.engines.len() {
                 self.engines[i].clock.next = self.clock.val();
                 EnginePort::link(&mut self.ports[i], &mut self.engines[i].port);
@@ -486,6 +602,7 @@ mod tests {
                 self.engines[i].n.next = self.request.n.val();
                 self.engines[i].count_all.next = self.request.count_all.val();
                 self.engines[i].refusal.next = self.request.refusal.val();
+                self.engines[i].edges_on.next = self.request.edges_on.val();
             }
         }
     }
@@ -498,8 +615,8 @@ mod tests {
             clock: Default::default(),
             ports: (0..2).map(|_| Default::default()).collect(),
             request: Default::default(),
-            pipeline: Default::default(),
-            engines: (0..2).map(|_| QueensEngine::new(JobRole::Walker)).collect(),
+            pipeline: RankPipeline::new(false),
+            engines: (0..2).map(|_| QueensEngine::new(JobRole::Walker, false)).collect(),
         };
         uut.connect_all();
         let flags = if count { flag::COUNT } else { 0 };

@@ -56,6 +56,22 @@
 //! free files, whether any is free, the next state) that no single search
 //! can overlap with its next step.
 //!
+//! **Constellation jobs** (`edges`): the job is a constellation, the
+//! queens of the board's four edges (see `knights_model::queens::
+//! constellations`), and the search places the others between them, as the
+//! reference's `ConstellationSearch` does. The root enters the first rank
+//! with the edges' files taken, and the diagonals that cross the first rank
+//! of file a's queen (falling) and the last file's (rising); the first
+//! rank's queen is then placed as a pass. A rank with an edge's queen has
+//! that queen's file as its only untried file and is entered whatever is
+//! free there, so the step passes through it as it places any queen (and
+//! ORs in its diagonals, which go on from there); the state machine counts
+//! no node for it (`at_edge_rank`). The last rank's queen's diagonals come
+//! onto the board from outside it, a bit ORed into the next rank's masks
+//! on the rank where each does. The last rank is never entered: the
+//! argument's last slot is the rank below it (its queen attacks none
+//! placed), and count mode's last two ranks in one step are off.
+//!
 //! Ranks are kept in *slots*: rank `r` in slot `NB - 1 - r`, so the deepest
 //! marked rank is the lowest set bit of `open_ranks` and the next rank's
 //! slot is one lower. Slot vectors are one-hot. A rank's number has
@@ -108,6 +124,19 @@ pub struct RankPort {
     /// rank N - 2 in count mode): its nodes are their sum.
     pub tail_queens: Signal<In, Bits<4>>,
     pub tail_solutions: Signal<In, Bits<4>>,
+    /// The search's job is a constellation (see [`constellation
+    /// jobs`](self#constellation-jobs)): its four numbers, held for the
+    /// whole job. A root then enters rank 1 (from 0) with the edges'
+    /// queens' files and diagonals taken, and the ranks that hold one of
+    /// them are passed through.
+    pub edges: Signal<Out, bool>,
+    pub first_rank_file: Signal<Out, Bits<8>>,
+    pub last_rank_file: Signal<Out, Bits<8>>,
+    pub first_file_rank: Signal<Out, Bits<8>>,
+    pub last_file_rank: Signal<Out, Bits<8>>,
+    /// The current rank holds an edge's queen: the queen placed there is
+    /// its (a pass, not a node).
+    pub at_edge_rank: Signal<In, bool>,
 }
 
 /// The pipeline's side of [`RankPort`], every direction turned round.
@@ -130,6 +159,12 @@ pub struct RankSocket {
     pub read_file: Signal<Out, Bits<8>>,
     pub tail_queens: Signal<Out, Bits<4>>,
     pub tail_solutions: Signal<Out, Bits<4>>,
+    pub edges: Signal<In, bool>,
+    pub first_rank_file: Signal<In, Bits<8>>,
+    pub last_rank_file: Signal<In, Bits<8>>,
+    pub first_file_rank: Signal<In, Bits<8>>,
+    pub last_file_rank: Signal<In, Bits<8>>,
+    pub at_edge_rank: Signal<Out, bool>,
 }
 
 /// Two searches of boards up to `NB` queens (`EW` = 4 `NB`: a stack entry;
@@ -142,6 +177,9 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     pub full: Signal<In, Bits<NB>>,
     pub first_files: Signal<In, Bits<NB>>,
     pub last_slot: Signal<In, Bits<NB>>,
+    /// N, for where the last rank's queen's diagonals come onto the board
+    /// in a constellation job.
+    pub n: Signal<In, Bits<8>>,
     /// Count the last two ranks in one step (count mode).
     pub tail_on: Signal<In, bool>,
     /// Search 0 is in stage A when `phase` is clear, search 1 when set.
@@ -171,6 +209,8 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     untried: DFF<Bits<NB>>,
     from_stack: DFF<bool>,
     active: DFF<bool>,
+    // The current rank holds an edge's queen (a constellation job).
+    edge_rank: DFF<bool>,
     // The current rank is the last: a register, where it was the current
     // slot against the argument's last slot (the iCE40 build's longest path,
     // into the state machine's state), set in stage B from what each way
@@ -214,6 +254,26 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     child_free: Signal<Local, Bits<NB>>,
     at_next_to_last: Signal<Local, bool>,
     at_tail: Signal<Local, bool>,
+    // A constellation job's numbers (stage A's search), and what they say
+    // of the next rank: it holds file a's or the last file's queen, or one
+    // of the last rank's queen's diagonals comes onto the board there (at
+    // file a rising, at the last file falling). The last file's bit.
+    // (A constant false where the build has no constellation jobs: the
+    // searches' flags come from engines synthesised as modules of their own,
+    // so this block needs its own constant to fold the logic away.)
+    edges_built: Constant<bool>,
+    edges: Signal<Local, bool>,
+    first_rank_file: Signal<Local, Bits<8>>,
+    last_rank_file: Signal<Local, Bits<8>>,
+    first_file_rank: Signal<Local, Bits<8>>,
+    last_file_rank: Signal<Local, Bits<8>>,
+    next_rank: Signal<Local, Bits<8>>,
+    child_edge_a: Signal<Local, bool>,
+    child_edge_last: Signal<Local, bool>,
+    child_edge_bit: Signal<Local, Bits<NB>>,
+    arrive_rising: Signal<Local, bool>,
+    arrive_falling: Signal<Local, bool>,
+    last_file: Signal<Local, Bits<NB>>,
     // The deepest marked rank, and its number (an OR chain over the bits).
     deepest: Signal<Local, Bits<NB>>,
     deepest_chain: Vec<Signal<Local, Bits<AB>>>,
@@ -247,6 +307,16 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_open_child: DFF<bool>,
     b_root: DFF<bool>,
     b_root_open: DFF<bool>,
+    // A constellation job: the next rank holds an edge's queen (its file's
+    // bit), the current one does; the numbers, for a root.
+    b_child_edge: DFF<bool>,
+    b_child_edge_bit: DFF<Bits<NB>>,
+    b_edge_rank: DFF<bool>,
+    b_edges: DFF<bool>,
+    b_first_rank_file: DFF<Bits<8>>,
+    b_last_rank_file: DFF<Bits<8>>,
+    b_first_file_rank: DFF<Bits<8>>,
+    b_last_file_rank: DFF<Bits<8>>,
     half_b: Signal<Local, Bits<AB>>,
     descend: Signal<Local, bool>,
     // The last two ranks counted in one step.
@@ -269,17 +339,21 @@ fn slots<T: Default>(count: usize) -> Vec<T> {
     (0..count).map(|_| T::default()).collect()
 }
 
-impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline<NB, EW, AB> {
-    fn default() -> Self {
+impl<const NB: usize, const EW: usize, const AB: usize> RankPipeline<NB, EW, AB> {
+    /// Two searches; with `constellations`, they can search constellation
+    /// jobs (without, that logic is synthesised away).
+    pub fn new(constellations: bool) -> Self {
         assert!((1..=32).contains(&NB), "a queen's file goes out as one byte; boards up to 32");
         assert_eq!(EW, 4 * NB, "a stack entry is four masks of the board's files");
         assert!(1 << (AB - 1) >= NB, "the RAMs have an entry for every rank of each search");
         let at = |field: usize| Constant::new(((field * NB) as u64).into());
         RankPipeline {
+            edges_built: Constant::new(constellations),
             clock: Default::default(),
             full: Default::default(),
             first_files: Default::default(),
             last_slot: Default::default(),
+            n: Default::default(),
             searches: slots(SEARCHES_PER_PIPELINE),
             top_slot: top_slot(),
             index: (0..NB).map(|i| Constant::new((i as u64).into())).collect(),
@@ -298,6 +372,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             untried: Default::default(),
             from_stack: Default::default(),
             active: Default::default(),
+            edge_rank: Default::default(),
             last_rank: Default::default(),
             open_ranks: Default::default(),
             stack: Default::default(),
@@ -331,6 +406,18 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             child_free: Default::default(),
             at_next_to_last: Default::default(),
             at_tail: Default::default(),
+            edges: Default::default(),
+            first_rank_file: Default::default(),
+            last_rank_file: Default::default(),
+            first_file_rank: Default::default(),
+            last_file_rank: Default::default(),
+            next_rank: Default::default(),
+            child_edge_a: Default::default(),
+            child_edge_last: Default::default(),
+            child_edge_bit: Default::default(),
+            arrive_rising: Default::default(),
+            arrive_falling: Default::default(),
+            last_file: Default::default(),
             deepest: Default::default(),
             deepest_chain: slots(NB),
             deepest_rank: Default::default(),
@@ -358,6 +445,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Default for RankPipeline
             b_open_child: Default::default(),
             b_root: Default::default(),
             b_root_open: Default::default(),
+            b_child_edge: Default::default(),
+            b_child_edge_bit: Default::default(),
+            b_edge_rank: Default::default(),
+            b_edges: Default::default(),
+            b_first_rank_file: Default::default(),
+            b_last_rank_file: Default::default(),
+            b_first_file_rank: Default::default(),
+            b_last_file_rank: Default::default(),
             half_b: Default::default(),
             descend: Default::default(),
             tail_on: Default::default(),
@@ -387,6 +482,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             untried,
             from_stack,
             active,
+            edge_rank,
             last_rank,
             open_ranks,
             entry_held,
@@ -414,6 +510,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             b_open_child,
             b_root,
             b_root_open,
+            b_child_edge,
+            b_child_edge_bit,
+            b_edge_rank,
+            b_edges,
+            b_first_rank_file,
+            b_last_rank_file,
+            b_first_file_rank,
+            b_last_file_rank,
             tail_queens_held,
             tail_solutions
         );
@@ -433,6 +537,11 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.root.next = false;
         self.root_open.next = false;
         self.read_rank.next = 0.into();
+        self.edges.next = false;
+        self.first_rank_file.next = 0.into();
+        self.last_rank_file.next = 0.into();
+        self.first_file_rank.next = 0.into();
+        self.last_file_rank.next = 0.into();
         for s in 0..self.searches.len() {
             self.searches[s].turn.next = self.phase.q.val() == self.phase_of[s].val();
             if self.phase.q.val() == self.phase_of[s].val() {
@@ -444,6 +553,11 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
                 self.root.next = self.searches[s].root.val();
                 self.root_open.next = self.searches[s].root_open.val();
                 self.read_rank.next = self.searches[s].read_rank.val();
+                self.edges.next = self.edges_built.val() & self.searches[s].edges.val();
+                self.first_rank_file.next = self.searches[s].first_rank_file.val();
+                self.last_rank_file.next = self.searches[s].last_rank_file.val();
+                self.first_file_rank.next = self.searches[s].first_file_rank.val();
+                self.last_file_rank.next = self.searches[s].last_file_rank.val();
             } else {
                 self.half_b.next = self.half_of[s].val();
             }
@@ -512,10 +626,35 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             }
         }
 
+        // A constellation job's next rank (from registers and the orders
+        // alone: off the step's path, which it joins at one bit of each
+        // diagonal's mask). The last rank's queen's diagonals come onto the
+        // board at file a on rank N - 1 - j rising and at the last file on
+        // rank j falling (j its file; on the first rank they are the
+        // corners' queens', taken at the root).
+        self.last_file.next = self.full.val() & !(self.full.val() >> 1);
+        self.next_rank.next = bit_cast::<8, AB>(self.rank.q.val()) + 1;
+        self.child_edge_a.next = self.edges.val() & (self.next_rank.val() == self.first_file_rank.val());
+        self.child_edge_last.next = self.edges.val() & (self.next_rank.val() == self.last_file_rank.val());
+        self.child_edge_bit.next = self.last_file.val();
+        if self.child_edge_a.val() {
+            self.child_edge_bit.next = bits::<NB>(1);
+        }
+        self.arrive_rising.next =
+            self.edges.val() & ((self.next_rank.val() + self.last_rank_file.val() + 1) == self.n.val());
+        self.arrive_falling.next = self.edges.val() & (self.next_rank.val() == self.last_rank_file.val());
+
         // The next rank's attacks: the diagonals move one file on.
         self.child_files.next = self.now_files.val() | self.queen_bit.val();
         self.child_rising.next = ((self.now_rising.val() | self.queen_bit.val()) << 1) & self.full.val();
+        if self.arrive_rising.val() {
+            self.child_rising.next =
+                (((self.now_rising.val() | self.queen_bit.val()) << 1) & self.full.val()) | bits::<NB>(1);
+        }
         self.child_falling.next = (self.now_falling.val() | self.queen_bit.val()) >> 1;
+        if self.arrive_falling.val() {
+            self.child_falling.next = ((self.now_falling.val() | self.queen_bit.val()) >> 1) | self.last_file.val();
+        }
         self.child_free.next =
             self.full.val() & !(self.child_files.val() | self.child_rising.val() | self.child_falling.val());
 
@@ -547,6 +686,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.searches[s].read_file.next = bit_cast::<8, NUMBER_BITS>(self.queens.read_data.val());
             self.searches[s].tail_queens.next = self.tail_queens_held.q.val();
             self.searches[s].tail_solutions.next = self.tail_solutions.q.val();
+            self.searches[s].at_edge_rank.next = self.edges_built.val() & self.edge_rank.q.val();
         }
 
         // The current rank to the stack, with the files it keeps (counted
@@ -584,6 +724,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_open_child.d.next = self.open_child.val();
         self.b_root.d.next = self.root.val();
         self.b_root_open.d.next = self.root_open.val();
+        self.b_child_edge.d.next = self.child_edge_a.val() | self.child_edge_last.val();
+        self.b_child_edge_bit.d.next = self.child_edge_bit.val();
+        self.b_edge_rank.d.next = self.edge_rank.q.val();
+        self.b_edges.d.next = self.edges.val();
+        self.b_first_rank_file.d.next = self.first_rank_file.val();
+        self.b_last_rank_file.d.next = self.last_rank_file.val();
+        self.b_first_file_rank.d.next = self.first_file_rank.val();
+        self.b_last_file_rank.d.next = self.last_file_rank.val();
 
         // Stage B: the next rank of the other search, into stage A's
         // registers.
@@ -629,9 +777,11 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.tail_queens_held.d.next = self.tail_queens.val();
             self.tail_solutions.d.next = self.tail_found.val();
         }
+        // (A rank with an edge's queen is entered whatever is free there:
+        // its queen attacks none placed below it, nor they it.)
         self.descend.next = self.b_place.q.val()
             & !self.b_at_last.q.val()
-            & self.b_child_free.q.val().any()
+            & (self.b_child_free.q.val().any() | self.b_child_edge.q.val())
             & (self.b_open_child.q.val() | self.b_forced.q.val())
             & !self.tail.val();
         self.current.d.next = self.b_current.q.val();
@@ -643,11 +793,16 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.open_ranks.d.next = self.b_open.q.val();
         self.from_stack.d.next = false;
         self.active.d.next = true;
+        self.edge_rank.d.next = self.b_edge_rank.q.val();
         self.last_rank.d.next = self.b_at_last.q.val();
         if self.descend.val() {
             self.current.d.next = self.b_current.q.val() >> 1;
             self.rank.d.next = self.b_rank.q.val() + 1;
             self.last_rank.d.next = self.b_at_next_to_last.q.val();
+            self.edge_rank.d.next = self.b_child_edge.q.val();
+            if self.b_child_edge.q.val() {
+                self.untried.d.next = self.b_child_edge_bit.q.val();
+            }
             if self.b_left_any.q.val() {
                 self.open_ranks.d.next = self.b_open.q.val() | self.b_current.q.val();
             }
@@ -663,6 +818,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.last_rank.d.next = false;
             self.open_ranks.d.next = self.b_open.q.val() & !self.b_deepest.q.val();
             self.from_stack.d.next = true;
+            // (A rank with an edge's queen has no file left: never marked.)
+            self.edge_rank.d.next = false;
         } else {
             self.active.d.next = false;
         }
@@ -677,6 +834,22 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.open_ranks.d.next = 0.into();
             self.from_stack.d.next = false;
             self.active.d.next = self.b_root_open.q.val() & self.first_files.val().any();
+            self.edge_rank.d.next = false;
+            if self.b_edges.q.val() {
+                // The edges' queens' files; the diagonals on the first rank
+                // of the last file's queen (rising) and file a's (falling);
+                // the first rank's queen, to pass through. (Their other
+                // diagonals come on as they are passed, or onto the board.)
+                self.files.d.next = bits::<NB>(1)
+                    | self.last_file.val()
+                    | (bits::<NB>(1) << self.b_first_rank_file.q.val())
+                    | (bits::<NB>(1) << self.b_last_rank_file.q.val());
+                self.rising.d.next = self.last_file.val() >> self.b_last_file_rank.q.val();
+                self.falling.d.next = bits::<NB>(1) << self.b_first_file_rank.q.val();
+                self.untried.d.next = bits::<NB>(1) << self.b_first_rank_file.q.val();
+                self.edge_rank.d.next = true;
+                self.active.d.next = self.b_root_open.q.val();
+            }
         }
     }
 }
@@ -684,6 +857,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
 #[cfg(test)]
 mod tests {
     use super::*;
+    use knights_model::queens::constellations::{constellations, Constellation};
 
     /// Every node of the N-queens tree in search order, as (rank, file).
     fn nodes_in_order(n: usize, placed: &mut Vec<usize>, out: &mut Vec<(usize, usize)>) {
@@ -697,6 +871,154 @@ mod tests {
                     nodes_in_order(n, placed, out);
                 }
                 placed.pop();
+            }
+        }
+    }
+
+    /// A constellation job's steps in the reference's order (its
+    /// `ConstellationSearch`): each queen placed as (rank, file, whether it
+    /// is an edge's queen passed through), up to the rank below the last.
+    fn constellation_steps(n: usize, constellation: Constellation) -> Vec<(usize, usize, bool)> {
+        let full = (1u64 << n) - 1;
+        let mut edge_file = vec![None; n];
+        let mut taken = vec![0u64; n];
+        for (queen_rank, file) in constellation.queens(n as u8) {
+            let (queen_rank, file) = (usize::from(queen_rank), i64::from(file));
+            edge_file[queen_rank] = Some(file as usize);
+            for (rank, taken) in taken.iter_mut().enumerate() {
+                let apart = (rank as i64 - queen_rank as i64).abs();
+                for square in [file - apart, file, file + apart] {
+                    if (0..n as i64).contains(&square) {
+                        *taken |= 1 << square;
+                    }
+                }
+            }
+        }
+        fn below(
+            rank: usize,
+            n: usize,
+            placed: u64,
+            edge_file: &[Option<usize>],
+            taken: &[u64],
+            full: u64,
+            out: &mut Vec<(usize, usize, bool)>,
+        ) {
+            if rank + 1 == n {
+                return;
+            }
+            if let Some(file) = edge_file[rank] {
+                out.push((rank, file, true));
+                return below(rank + 1, n, placed, edge_file, taken, full, out);
+            }
+            for file in 0..n {
+                let attacked = (0..rank).any(|r| {
+                    let on = (placed >> (5 * r)) & 31;
+                    edge_file[r].is_none() && (on as usize == file || (on as usize).abs_diff(file) == rank - r)
+                });
+                if full >> file & 1 == 1 && taken[rank] >> file & 1 == 0 && !attacked {
+                    out.push((rank, file, false));
+                    below(rank + 1, n, placed | (file as u64) << (5 * rank), edge_file, taken, full, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        below(0, n, 0, &edge_file, &taken, full, &mut out);
+        out
+    }
+
+    /// Constellation jobs: each search takes every class of N's
+    /// constellations (the image the reference searches), one after the
+    /// other, each from a root, and places its queens in the reference's
+    /// order, the edges' queens passed through and flagged, the last rank
+    /// never entered (a queen on the rank below it is a solution). Search
+    /// 1 starts later and pauses every third turn.
+    #[test]
+    fn constellation_jobs_place_the_inner_queens_in_order() {
+        const NB: usize = 8;
+        type Pipeline = RankPipeline<NB, { 4 * NB }, 4>;
+        for n in [4usize, 5, 6, 7, 8] {
+            let jobs: Vec<Constellation> =
+                constellations(n as u8).unwrap().into_iter().map(|weighted| weighted.constellation).collect();
+            let expected: Vec<Vec<(usize, usize, bool)>> =
+                jobs.iter().map(|&constellation| constellation_steps(n, constellation)).collect();
+            let mut uut = Pipeline::new(true);
+            uut.connect_all();
+            let result = std::sync::Arc::new(std::sync::Mutex::new(Default::default()));
+            let out = result.clone();
+            let job_list = jobs.clone();
+            let mut sim = Simulation::new();
+            sim.add_clock(5, |x: &mut Box<Pipeline>| x.clock.next = !x.clock.val());
+            sim.add_testbench(move |mut sim: Sim<Pipeline>| {
+                let mut x = sim.init()?;
+                x.full.next = ((1u64 << n) - 1).into();
+                x.first_files.next = 0.into();
+                // The rank below the last is the last entered.
+                x.last_slot.next = (1u64 << (NB + 1 - n)).into();
+                x.n.next = (n as u64).into();
+                // Per search: the job it is on (None: to root the next), its steps.
+                let mut job: [Option<usize>; 2] = [None, None];
+                let mut next_job = [0usize, 0];
+                let mut steps: [Vec<Vec<(usize, usize, bool)>>; 2] = Default::default();
+                let mut turns = [0usize; 2];
+                let mut placing = None;
+                let mut clocks = 0;
+                while (next_job[0] < job_list.len()
+                    || job[0].is_some()
+                    || next_job[1] < job_list.len()
+                    || job[1].is_some())
+                    && clocks < 1_000_000
+                {
+                    for i in 0..2 {
+                        x.searches[i].root.next = false;
+                        x.searches[i].place.next = false;
+                        x.searches[i].forced.next = false;
+                        x.searches[i].open_child.next = true;
+                    }
+                    let s = if x.searches[0].turn.val() { 0 } else { 1 };
+                    match job[s] {
+                        None if next_job[s] < job_list.len() && clocks >= 9 * s => {
+                            let c = job_list[next_job[s]];
+                            x.searches[s].edges.next = true;
+                            x.searches[s].first_rank_file.next = u64::from(c.first_rank_file).into();
+                            x.searches[s].last_rank_file.next = u64::from(c.last_rank_file).into();
+                            x.searches[s].first_file_rank.next = u64::from(c.first_file_rank).into();
+                            x.searches[s].last_file_rank.next = u64::from(c.last_file_rank).into();
+                            x.searches[s].root.next = true;
+                            x.searches[s].root_open.next = true;
+                            job[s] = Some(next_job[s]);
+                            next_job[s] += 1;
+                            steps[s].push(Vec::new());
+                        }
+                        Some(_) if !x.searches[s].searching.val() => job[s] = None,
+                        Some(_) => {
+                            turns[s] += 1;
+                            if s == 0 || turns[s] % 3 != 2 {
+                                x.searches[s].place.next = true;
+                                let rank = x.searches[s].rank.val().to_u64() as usize;
+                                sim_assert_eq!(sim, x.searches[s].at_last_rank.val(), rank + 2 == n, x);
+                                placing = Some((s, rank, x.searches[s].at_edge_rank.val()));
+                            }
+                        }
+                        _ => {}
+                    }
+                    wait_clock_cycle!(sim, clock, x);
+                    clocks += 1;
+                    if let Some((s, rank, pass)) = placing.take() {
+                        sim_assert_eq!(sim, x.searches[s].placed_rank.val().to_u64() as usize, rank, x);
+                        let file = x.searches[s].placed_file.val().to_u64() as usize;
+                        steps[s].last_mut().unwrap().push((rank, file, pass));
+                    }
+                }
+                *out.lock().unwrap() = steps;
+                sim.done(x)
+            });
+            sim.run(Box::new(uut), 100_000_000).unwrap();
+            let steps: [Vec<Vec<(usize, usize, bool)>>; 2] = std::mem::take(&mut *result.lock().unwrap());
+            for (s, search_steps) in steps.iter().enumerate() {
+                assert_eq!(search_steps.len(), jobs.len(), "N = {n}, search {s}: every job");
+                for (k, (got, want)) in search_steps.iter().zip(&expected).enumerate() {
+                    assert_eq!(got, want, "N = {n}, search {s}, job {k} ({:?})", jobs[k]);
+                }
             }
         }
     }
@@ -720,7 +1042,7 @@ mod tests {
         for n in [1usize, 4, 5, 6, 8] {
             let mut expected = Vec::new();
             nodes_in_order(n, &mut Vec::new(), &mut expected);
-            let mut uut = Pipeline::default();
+            let mut uut = Pipeline::new(false);
             uut.connect_all();
             let result = std::sync::Arc::new(std::sync::Mutex::new(Default::default()));
             let out = result.clone();
