@@ -1,6 +1,7 @@
 //! The constellation generator: the jobs of a count from constellations,
 //! made on the FPGA (see `knights_model::queens::constellations`, the
-//! reference it matches job for job). Not yet wired to the solvers.
+//! reference it matches job for job), held by the walker of a build that
+//! counts from constellations (see `super` and `ranks`).
 //!
 //! It tries every placement of the edges' queens, the four numbers
 //! (i, j, a, b) = (the first rank's queen's file, the last rank's, file a's

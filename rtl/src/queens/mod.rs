@@ -250,10 +250,10 @@ impl Logic for QueensEngine {
         self.data.read_rank.next = self.emit_rank.q.val();
         // A constellation job's numbers, held in the path for the whole job.
         self.data.edges.next = self.edges.val();
-        self.data.first_rank_file.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(15));
-        self.data.last_rank_file.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(10));
-        self.data.first_file_rank.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(5));
-        self.data.last_file_rank.next = bit_cast::<8, 5>(self.path.q.val().get_bits::<5>(0));
+        self.data.first_rank_file.next = self.path.q.val().get_bits::<5>(15);
+        self.data.last_rank_file.next = self.path.q.val().get_bits::<5>(10);
+        self.data.first_file_rank.next = self.path.q.val().get_bits::<5>(5);
+        self.data.last_file_rank.next = self.path.q.val().get_bits::<5>(0);
         self.found_weight.next = 1.into();
         if self.edges.val() {
             self.found_weight.next = bits::<4>(1) << self.path.q.val().get_bits::<2>(20);

@@ -130,10 +130,10 @@ pub struct RankPort {
     /// queens' files and diagonals taken, and the ranks that hold one of
     /// them are passed through.
     pub edges: Signal<Out, bool>,
-    pub first_rank_file: Signal<Out, Bits<8>>,
-    pub last_rank_file: Signal<Out, Bits<8>>,
-    pub first_file_rank: Signal<Out, Bits<8>>,
-    pub last_file_rank: Signal<Out, Bits<8>>,
+    pub first_rank_file: Signal<Out, Bits<NUMBER_BITS>>,
+    pub last_rank_file: Signal<Out, Bits<NUMBER_BITS>>,
+    pub first_file_rank: Signal<Out, Bits<NUMBER_BITS>>,
+    pub last_file_rank: Signal<Out, Bits<NUMBER_BITS>>,
     /// The current rank holds an edge's queen: the queen placed there is
     /// its (a pass, not a node).
     pub at_edge_rank: Signal<In, bool>,
@@ -160,10 +160,10 @@ pub struct RankSocket {
     pub tail_queens: Signal<Out, Bits<4>>,
     pub tail_solutions: Signal<Out, Bits<4>>,
     pub edges: Signal<In, bool>,
-    pub first_rank_file: Signal<In, Bits<8>>,
-    pub last_rank_file: Signal<In, Bits<8>>,
-    pub first_file_rank: Signal<In, Bits<8>>,
-    pub last_file_rank: Signal<In, Bits<8>>,
+    pub first_rank_file: Signal<In, Bits<NUMBER_BITS>>,
+    pub last_rank_file: Signal<In, Bits<NUMBER_BITS>>,
+    pub first_file_rank: Signal<In, Bits<NUMBER_BITS>>,
+    pub last_file_rank: Signal<In, Bits<NUMBER_BITS>>,
     pub at_edge_rank: Signal<Out, bool>,
 }
 
@@ -263,10 +263,10 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     // so this block needs its own constant to fold the logic away.)
     edges_built: Constant<bool>,
     edges: Signal<Local, bool>,
-    first_rank_file: Signal<Local, Bits<8>>,
-    last_rank_file: Signal<Local, Bits<8>>,
-    first_file_rank: Signal<Local, Bits<8>>,
-    last_file_rank: Signal<Local, Bits<8>>,
+    first_rank_file: Signal<Local, Bits<NUMBER_BITS>>,
+    last_rank_file: Signal<Local, Bits<NUMBER_BITS>>,
+    first_file_rank: Signal<Local, Bits<NUMBER_BITS>>,
+    last_file_rank: Signal<Local, Bits<NUMBER_BITS>>,
     next_rank: Signal<Local, Bits<8>>,
     child_edge_a: Signal<Local, bool>,
     child_edge_last: Signal<Local, bool>,
@@ -274,6 +274,10 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     arrive_rising: Signal<Local, bool>,
     arrive_falling: Signal<Local, bool>,
     last_file: Signal<Local, Bits<NB>>,
+    // Where the last file's queen's rising diagonal crosses rank 1: file
+    // N - 1 - (its rank), a one-hot decoded at the root (a shift of the
+    // last file's bit by a rank took three times the logic).
+    rising_root: Signal<Local, Bits<NUMBER_BITS>>,
     // The deepest marked rank, and its number (an OR chain over the bits).
     deepest: Signal<Local, Bits<NB>>,
     deepest_chain: Vec<Signal<Local, Bits<AB>>>,
@@ -313,10 +317,10 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_child_edge_bit: DFF<Bits<NB>>,
     b_edge_rank: DFF<bool>,
     b_edges: DFF<bool>,
-    b_first_rank_file: DFF<Bits<8>>,
-    b_last_rank_file: DFF<Bits<8>>,
-    b_first_file_rank: DFF<Bits<8>>,
-    b_last_file_rank: DFF<Bits<8>>,
+    b_first_rank_file: DFF<Bits<NUMBER_BITS>>,
+    b_last_rank_file: DFF<Bits<NUMBER_BITS>>,
+    b_first_file_rank: DFF<Bits<NUMBER_BITS>>,
+    b_rising_root: DFF<Bits<NUMBER_BITS>>,
     half_b: Signal<Local, Bits<AB>>,
     descend: Signal<Local, bool>,
     // The last two ranks counted in one step.
@@ -418,6 +422,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> RankPipeline<NB, EW, AB>
             arrive_rising: Default::default(),
             arrive_falling: Default::default(),
             last_file: Default::default(),
+            rising_root: Default::default(),
             deepest: Default::default(),
             deepest_chain: slots(NB),
             deepest_rank: Default::default(),
@@ -452,7 +457,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> RankPipeline<NB, EW, AB>
             b_first_rank_file: Default::default(),
             b_last_rank_file: Default::default(),
             b_first_file_rank: Default::default(),
-            b_last_file_rank: Default::default(),
+            b_rising_root: Default::default(),
             half_b: Default::default(),
             descend: Default::default(),
             tail_on: Default::default(),
@@ -517,7 +522,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             b_first_rank_file,
             b_last_rank_file,
             b_first_file_rank,
-            b_last_file_rank,
+            b_rising_root,
             tail_queens_held,
             tail_solutions
         );
@@ -634,15 +639,18 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // corners' queens', taken at the root).
         self.last_file.next = self.full.val() & !(self.full.val() >> 1);
         self.next_rank.next = bit_cast::<8, AB>(self.rank.q.val()) + 1;
-        self.child_edge_a.next = self.edges.val() & (self.next_rank.val() == self.first_file_rank.val());
-        self.child_edge_last.next = self.edges.val() & (self.next_rank.val() == self.last_file_rank.val());
+        self.child_edge_a.next =
+            self.edges.val() & (self.next_rank.val() == bit_cast::<8, NUMBER_BITS>(self.first_file_rank.val()));
+        self.child_edge_last.next =
+            self.edges.val() & (self.next_rank.val() == bit_cast::<8, NUMBER_BITS>(self.last_file_rank.val()));
         self.child_edge_bit.next = self.last_file.val();
         if self.child_edge_a.val() {
             self.child_edge_bit.next = bits::<NB>(1);
         }
-        self.arrive_rising.next =
-            self.edges.val() & ((self.next_rank.val() + self.last_rank_file.val() + 1) == self.n.val());
-        self.arrive_falling.next = self.edges.val() & (self.next_rank.val() == self.last_rank_file.val());
+        self.arrive_rising.next = self.edges.val()
+            & ((self.next_rank.val() + bit_cast::<8, NUMBER_BITS>(self.last_rank_file.val()) + 1) == self.n.val());
+        self.arrive_falling.next =
+            self.edges.val() & (self.next_rank.val() == bit_cast::<8, NUMBER_BITS>(self.last_rank_file.val()));
 
         // The next rank's attacks: the diagonals move one file on.
         self.child_files.next = self.now_files.val() | self.queen_bit.val();
@@ -731,7 +739,9 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_first_rank_file.d.next = self.first_rank_file.val();
         self.b_last_rank_file.d.next = self.last_rank_file.val();
         self.b_first_file_rank.d.next = self.first_file_rank.val();
-        self.b_last_file_rank.d.next = self.last_file_rank.val();
+        self.rising_root.next =
+            bit_cast::<NUMBER_BITS, 8>(self.n.val() - bit_cast::<8, NUMBER_BITS>(self.last_file_rank.val()) - 1);
+        self.b_rising_root.d.next = self.rising_root.val();
 
         // Stage B: the next rank of the other search, into stage A's
         // registers.
@@ -844,7 +854,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
                     | self.last_file.val()
                     | (bits::<NB>(1) << self.b_first_rank_file.q.val())
                     | (bits::<NB>(1) << self.b_last_rank_file.q.val());
-                self.rising.d.next = self.last_file.val() >> self.b_last_file_rank.q.val();
+                self.rising.d.next = bits::<NB>(1) << self.b_rising_root.q.val();
                 self.falling.d.next = bits::<NB>(1) << self.b_first_file_rank.q.val();
                 self.untried.d.next = bits::<NB>(1) << self.b_first_rank_file.q.val();
                 self.edge_rank.d.next = true;
