@@ -93,6 +93,21 @@ struct Checked<'a> {
     progress: &'a mut dyn FnMut(u64, u64) -> Flow,
 }
 
+impl<'a> Checked<'a> {
+    /// A sink for a search of `n` queens with nothing found yet.
+    fn new(n: u8, progress: &'a mut dyn FnMut(u64, u64) -> Flow) -> Self {
+        Checked {
+            n,
+            solutions: Vec::new(),
+            seen: HashSet::new(),
+            nodes_before: 0,
+            solutions_before: 0,
+            weight: 1,
+            progress,
+        }
+    }
+}
+
 impl QueensSink for Checked<'_> {
     fn solution(&mut self, files: &[u8]) -> Result<(), DeviceError> {
         let number = self.solutions.len() + 1;
@@ -138,15 +153,7 @@ fn count_constellations(
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
     let started = Instant::now();
-    let mut sink = Checked {
-        n: query.n,
-        solutions: Vec::new(),
-        seen: HashSet::new(),
-        nodes_before: 0,
-        solutions_before: 0,
-        weight: 1,
-        progress,
-    };
+    let mut sink = Checked::new(query.n, progress);
     let report = device.queens_constellations(query.n, &mut sink)?;
     Ok(QueensAnswer {
         query,
@@ -197,15 +204,7 @@ fn run_plan(
         link: None,
         elapsed: Duration::ZERO,
     };
-    let mut sink = Checked {
-        n: query.n,
-        solutions: Vec::new(),
-        seen: HashSet::new(),
-        nodes_before: 0,
-        solutions_before: 0,
-        weight: 1,
-        progress,
-    };
+    let mut sink = Checked::new(query.n, progress);
     for part in plan {
         (sink.nodes_before, sink.solutions_before, sink.weight) = (answer.nodes, answer.solution_count, part.weight);
         let report = device.queens(&part.spec, query.goal, &mut sink)?;
