@@ -5,24 +5,28 @@
 # of builds. With --docs it also writes
 # that table into docs/builds.md between its build-table markers (--readme is
 # an older name for --docs, kept for scripts that use it); with --no-build it
-# only reads the build.json files already in build/.
-#   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [BOARD...]
+# only reads the build.json files already in build/. --dev builds the CLI in
+# the dev profile (optimised too, without the release's link-time
+# optimisation): quicker to compile, and `cargo test` then reuses it (CI).
+#   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [--dev] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 
-docs=0 build=1 check=1
+docs=0 build=1 check=1 profile=release
 while [ $# -gt 0 ]; do
   case "$1" in
     --docs | --readme) docs=1 ;;
     --no-build) build=0 ;;
     --no-check) check=0 ;;
+    --dev) profile=dev ;;
     *) break ;;
   esac
   shift
 done
-cargo build -q --release --locked -p knights
-knights=./target/release/knights
+cargo build -q --profile "$profile" --locked -p knights
+# (Cargo puts the dev profile's build in target/debug.)
+knights=./target/$([ "$profile" = dev ] && echo debug || echo release)/knights
 boards=("$@")
 if [ ${#boards[@]} = 0 ]; then
   mapfile -t boards < <("$knights" boards | awk 'NR > 1 { print $1 }')

@@ -13,13 +13,26 @@
 //! (m = N - 1): the image of (i, j, a, b) under the mirror of the files is
 //! (m-i, m-j, b, a), and so on.
 //!
-//! It takes a candidate's images one a clock, so one cost estimate and three
-//! comparators serve all eight: up to eight clocks a candidate, one for an
-//! inconsistent one and fewer for one that an image shows not canonical,
+//! It is a pipeline of registers, so that no path runs from a candidate's
+//! numbers through its images' costs to their comparison in one clock:
+//! - enumerate: one candidate a clock, its consistency registered with it,
+//!   so that an inconsistent one costs the evaluation nothing;
+//! - issue: a consistent candidate's eight images, one a clock, each
+//!   compared with the candidate (below it: no job, and the candidate is
+//!   left; equal: one fewer distinct image);
+//! - cost: the image's key (its cost estimate, then its numbers);
+//! - compare: the least key so far;
+//! - the job out, the cheapest image (the least key, as the reference
+//!   breaks ties) with its weight.
+//!
+//! So one cost estimate and three comparators serve all eight images,
 //! where all eight side by side took about 1,800 LUT4 and 900 carry cells
 //! of an ECP5.
-//! The cheapest image is kept as the least key (its cost, then its
-//! numbers, as the reference breaks ties).
+//!
+//! Eight clocks a canonical candidate, one more than the images up to the
+//! first below it for one that is not, while the enumerator looks for the
+//! next. Every stage moves together, held only while a finished
+//! candidate waits for the job out to be taken.
 
 use rust_hdl::prelude::*;
 
@@ -45,11 +58,32 @@ pub struct ConstellationGenerator {
 
     last: DFF<Bits<5>>,
     three_n: DFF<Bits<8>>,
-    trying: DFF<bool>,
+    // Enumerate: the next candidate, and the last consistent one found.
+    enumerating: DFF<bool>,
+    untried: DFF<Bits<TUPLE_BITS>>,
+    offered: DFF<Bits<TUPLE_BITS>>,
+    offered_valid: DFF<bool>,
+    // Issue: the candidate whose images are taken, and this clock's (0 the
+    // identity, 7 the last).
+    issuing: DFF<bool>,
     candidate: DFF<Bits<TUPLE_BITS>>,
-    /// The image taken this clock: 0 the identity, 7 the last.
     symmetry: DFF<Bits<3>>,
-    // What the images before this clock's have shown.
+    // Cost: an image, with its candidate.
+    image_valid: DFF<bool>,
+    image_first: DFF<bool>,
+    image_last: DFF<bool>,
+    image: DFF<Bits<TUPLE_BITS>>,
+    // How the image stands to its candidate.
+    image_below: DFF<bool>,
+    image_equal: DFF<bool>,
+    // Compare: an image's key.
+    key_valid: DFF<bool>,
+    key_first: DFF<bool>,
+    key_last: DFF<bool>,
+    key_below: DFF<bool>,
+    key_equal: DFF<bool>,
+    key: DFF<Bits<32>>,
+    // What the candidate's images before this clock's have shown.
     canonical: DFF<bool>,
     same: DFF<Bits<4>>,
     best: DFF<Bits<32>>,
@@ -58,31 +92,41 @@ pub struct ConstellationGenerator {
     out_weight_log2: DFF<Bits<2>>,
 
     zero: Constant<Bits<5>>,
+    // The untried candidate's numbers.
+    ui: Signal<Local, Bits<5>>,
+    uj: Signal<Local, Bits<5>>,
+    ua: Signal<Local, Bits<5>>,
+    ub: Signal<Local, Bits<5>>,
+    /// The six pairs of the queens (0, i), (m, j), (a, 0), (b, m).
+    queen_pairs: [QueenPair; 6],
+    consistent: Signal<Local, bool>,
+    // The issued candidate's numbers, and m - i and so on.
     i: Signal<Local, Bits<5>>,
     j: Signal<Local, Bits<5>>,
     a: Signal<Local, Bits<5>>,
     b: Signal<Local, Bits<5>>,
-    // (m - i, and so on.)
     ri: Signal<Local, Bits<5>>,
     rj: Signal<Local, Bits<5>>,
     ra: Signal<Local, Bits<5>>,
     rb: Signal<Local, Bits<5>>,
-    /// The six pairs of the queens (0, i), (m, j), (a, 0), (b, m).
-    queen_pairs: [QueenPair; 6],
-    consistent: Signal<Local, bool>,
     image_i: Signal<Local, Bits<5>>,
     image_j: Signal<Local, Bits<5>>,
     image_a: Signal<Local, Bits<5>>,
     image_b: Signal<Local, Bits<5>>,
-    image: Signal<Local, Bits<TUPLE_BITS>>,
+    issued_image: Signal<Local, Bits<TUPLE_BITS>>,
     image_cost: ImageCost,
-    // The images up to this clock's.
-    first: Signal<Local, bool>,
+    // The candidate's images up to the compared one.
     canonical_now: Signal<Local, bool>,
     same_now: Signal<Local, Bits<4>>,
     best_now: Signal<Local, Bits<32>>,
+    /// Every stage waits: a finished candidate, and the last job not taken.
     hold: Signal<Local, bool>,
-    advance: Signal<Local, bool>,
+    /// The issue stage takes the offered candidate.
+    take: Signal<Local, bool>,
+    /// An image below its candidate shows it is no job: the issue stage
+    /// leaves it (the candidate's images already issued go on, and end
+    /// before its last).
+    leave: Signal<Local, bool>,
 }
 
 impl Default for ConstellationGenerator {
@@ -98,9 +142,25 @@ impl Default for ConstellationGenerator {
             done: Default::default(),
             last: Default::default(),
             three_n: Default::default(),
-            trying: Default::default(),
+            enumerating: Default::default(),
+            untried: Default::default(),
+            offered: Default::default(),
+            offered_valid: Default::default(),
+            issuing: Default::default(),
             candidate: Default::default(),
             symmetry: Default::default(),
+            image_valid: Default::default(),
+            image_first: Default::default(),
+            image_last: Default::default(),
+            image: Default::default(),
+            image_below: Default::default(),
+            image_equal: Default::default(),
+            key_valid: Default::default(),
+            key_first: Default::default(),
+            key_last: Default::default(),
+            key_below: Default::default(),
+            key_equal: Default::default(),
+            key: Default::default(),
             canonical: Default::default(),
             same: Default::default(),
             best: Default::default(),
@@ -108,6 +168,12 @@ impl Default for ConstellationGenerator {
             out_job: Default::default(),
             out_weight_log2: Default::default(),
             zero: Constant::new(0.into()),
+            ui: Default::default(),
+            uj: Default::default(),
+            ua: Default::default(),
+            ub: Default::default(),
+            queen_pairs: Default::default(),
+            consistent: Default::default(),
             i: Default::default(),
             j: Default::default(),
             a: Default::default(),
@@ -116,20 +182,18 @@ impl Default for ConstellationGenerator {
             rj: Default::default(),
             ra: Default::default(),
             rb: Default::default(),
-            queen_pairs: Default::default(),
-            consistent: Default::default(),
             image_i: Default::default(),
             image_j: Default::default(),
             image_a: Default::default(),
             image_b: Default::default(),
-            image: Default::default(),
+            issued_image: Default::default(),
             image_cost: Default::default(),
-            first: Default::default(),
             canonical_now: Default::default(),
             same_now: Default::default(),
             best_now: Default::default(),
             hold: Default::default(),
-            advance: Default::default(),
+            take: Default::default(),
+            leave: Default::default(),
         }
     }
 }
@@ -142,9 +206,25 @@ impl Logic for ConstellationGenerator {
             clock,
             last,
             three_n,
-            trying,
+            enumerating,
+            untried,
+            offered,
+            offered_valid,
+            issuing,
             candidate,
             symmetry,
+            image_valid,
+            image_first,
+            image_last,
+            image,
+            image_below,
+            image_equal,
+            key_valid,
+            key_first,
+            key_last,
+            key_below,
+            key_equal,
+            key,
             canonical,
             same,
             best,
@@ -155,8 +235,90 @@ impl Logic for ConstellationGenerator {
         self.job.next = self.out_job.q.val();
         self.weight_log2.next = self.out_weight_log2.q.val();
         self.valid.next = self.out_valid.q.val();
-        self.done.next = !self.trying.q.val() & !self.out_valid.q.val();
+        self.done.next = !self.enumerating.q.val()
+            & !self.offered_valid.q.val()
+            & !self.issuing.q.val()
+            & !self.image_valid.q.val()
+            & !self.key_valid.q.val()
+            & !self.out_valid.q.val();
+        // (From registers only: it gates every stage's registers.)
+        self.hold.next = self.key_valid.q.val() & self.key_last.q.val() & self.out_valid.q.val();
 
+        // Enumerate. Consistency: a corner's queen is named by both its
+        // edges, and the queens (0, i), (m, j), (a, 0), (b, m) attack none of
+        // the others.
+        self.ui.next = self.untried.q.val().get_bits::<5>(15);
+        self.uj.next = self.untried.q.val().get_bits::<5>(10);
+        self.ua.next = self.untried.q.val().get_bits::<5>(5);
+        self.ub.next = self.untried.q.val().get_bits::<5>(0);
+        self.queen_pairs[0].rank.next = self.zero.val();
+        self.queen_pairs[0].file.next = self.ui.val();
+        self.queen_pairs[0].other_rank.next = self.last.q.val();
+        self.queen_pairs[0].other_file.next = self.uj.val();
+        self.queen_pairs[1].rank.next = self.zero.val();
+        self.queen_pairs[1].file.next = self.ui.val();
+        self.queen_pairs[1].other_rank.next = self.ua.val();
+        self.queen_pairs[1].other_file.next = self.zero.val();
+        self.queen_pairs[2].rank.next = self.zero.val();
+        self.queen_pairs[2].file.next = self.ui.val();
+        self.queen_pairs[2].other_rank.next = self.ub.val();
+        self.queen_pairs[2].other_file.next = self.last.q.val();
+        self.queen_pairs[3].rank.next = self.last.q.val();
+        self.queen_pairs[3].file.next = self.uj.val();
+        self.queen_pairs[3].other_rank.next = self.ua.val();
+        self.queen_pairs[3].other_file.next = self.zero.val();
+        self.queen_pairs[4].rank.next = self.last.q.val();
+        self.queen_pairs[4].file.next = self.uj.val();
+        self.queen_pairs[4].other_rank.next = self.ub.val();
+        self.queen_pairs[4].other_file.next = self.last.q.val();
+        self.queen_pairs[5].rank.next = self.ua.val();
+        self.queen_pairs[5].file.next = self.zero.val();
+        self.queen_pairs[5].other_rank.next = self.ub.val();
+        self.queen_pairs[5].other_file.next = self.last.q.val();
+        self.consistent.next = ((self.ui.val() == self.zero.val()) == (self.ua.val() == self.zero.val()))
+            & ((self.ui.val() == self.last.q.val()) == (self.ub.val() == self.zero.val()))
+            & ((self.uj.val() == self.zero.val()) == (self.ua.val() == self.last.q.val()))
+            & ((self.uj.val() == self.last.q.val()) == (self.ub.val() == self.last.q.val()))
+            & !self.queen_pairs[0].attack.val()
+            & !self.queen_pairs[1].attack.val()
+            & !self.queen_pairs[2].attack.val()
+            & !self.queen_pairs[3].attack.val()
+            & !self.queen_pairs[4].attack.val()
+            & !self.queen_pairs[5].attack.val();
+
+        // Issue: the offered candidate is taken after the last image of the
+        // one before, or as soon as an image shows that one no job. (All
+        // stages move together, so while the cost stage holds a candidate's
+        // image other than its last, the issue stage holds the same
+        // candidate's next.)
+        self.leave.next = self.image_valid.q.val() & self.image_below.q.val() & !self.image_last.q.val();
+        self.take.next = !self.hold.val() & (!self.issuing.q.val() | (self.symmetry.q.val() == 7) | self.leave.val());
+        if self.take.val() | !self.offered_valid.q.val() {
+            self.offered.d.next = self.untried.q.val();
+            self.offered_valid.d.next = self.enumerating.q.val() & self.consistent.val();
+            // The next candidate: b fastest, then a, j, i, each 0..=m.
+            if self.ub.val() != self.last.q.val() {
+                self.untried.d.next = self.untried.q.val() + 1;
+            } else if self.ua.val() != self.last.q.val() {
+                self.untried.d.next = self.untried.q.val() + 32 - bit_cast::<TUPLE_BITS, 5>(self.last.q.val());
+            } else if self.uj.val() != self.last.q.val() {
+                self.untried.d.next = (self.untried.q.val() & 0xF_FC00) + 0x400;
+            } else if self.ui.val() != self.last.q.val() {
+                self.untried.d.next = (self.untried.q.val() & 0xF_8000) + 0x8000;
+            } else {
+                self.enumerating.d.next = false;
+            }
+        }
+        if !self.hold.val() {
+            self.symmetry.d.next = self.symmetry.q.val() + 1;
+        }
+        if self.take.val() {
+            self.issuing.d.next = self.offered_valid.q.val();
+            self.candidate.d.next = self.offered.q.val();
+            self.symmetry.d.next = 0.into();
+        }
+
+        // This clock's image: its four numbers, then packed.
         self.i.next = self.candidate.q.val().get_bits::<5>(15);
         self.j.next = self.candidate.q.val().get_bits::<5>(10);
         self.a.next = self.candidate.q.val().get_bits::<5>(5);
@@ -165,45 +327,6 @@ impl Logic for ConstellationGenerator {
         self.rj.next = self.last.q.val() - self.j.val();
         self.ra.next = self.last.q.val() - self.a.val();
         self.rb.next = self.last.q.val() - self.b.val();
-
-        // Consistency: a corner's queen is named by both its edges, and the
-        // queens (0, i), (m, j), (a, 0), (b, m) attack none of the others.
-        self.queen_pairs[0].rank.next = self.zero.val();
-        self.queen_pairs[0].file.next = self.i.val();
-        self.queen_pairs[0].other_rank.next = self.last.q.val();
-        self.queen_pairs[0].other_file.next = self.j.val();
-        self.queen_pairs[1].rank.next = self.zero.val();
-        self.queen_pairs[1].file.next = self.i.val();
-        self.queen_pairs[1].other_rank.next = self.a.val();
-        self.queen_pairs[1].other_file.next = self.zero.val();
-        self.queen_pairs[2].rank.next = self.zero.val();
-        self.queen_pairs[2].file.next = self.i.val();
-        self.queen_pairs[2].other_rank.next = self.b.val();
-        self.queen_pairs[2].other_file.next = self.last.q.val();
-        self.queen_pairs[3].rank.next = self.last.q.val();
-        self.queen_pairs[3].file.next = self.j.val();
-        self.queen_pairs[3].other_rank.next = self.a.val();
-        self.queen_pairs[3].other_file.next = self.zero.val();
-        self.queen_pairs[4].rank.next = self.last.q.val();
-        self.queen_pairs[4].file.next = self.j.val();
-        self.queen_pairs[4].other_rank.next = self.b.val();
-        self.queen_pairs[4].other_file.next = self.last.q.val();
-        self.queen_pairs[5].rank.next = self.a.val();
-        self.queen_pairs[5].file.next = self.zero.val();
-        self.queen_pairs[5].other_rank.next = self.b.val();
-        self.queen_pairs[5].other_file.next = self.last.q.val();
-        self.consistent.next = ((self.i.val() == self.zero.val()) == (self.a.val() == self.zero.val()))
-            & ((self.i.val() == self.last.q.val()) == (self.b.val() == self.zero.val()))
-            & ((self.j.val() == self.zero.val()) == (self.a.val() == self.last.q.val()))
-            & ((self.j.val() == self.last.q.val()) == (self.b.val() == self.last.q.val()))
-            & !self.queen_pairs[0].attack.val()
-            & !self.queen_pairs[1].attack.val()
-            & !self.queen_pairs[2].attack.val()
-            & !self.queen_pairs[3].attack.val()
-            & !self.queen_pairs[4].attack.val()
-            & !self.queen_pairs[5].attack.val();
-
-        // This clock's image: its four numbers, then packed.
         self.image_i.next = self.i.val();
         self.image_j.next = self.j.val();
         self.image_a.next = self.a.val();
@@ -260,46 +383,55 @@ impl Logic for ConstellationGenerator {
             }
             _ => {}
         }
-        self.image.next = (bit_cast::<TUPLE_BITS, 5>(self.image_i.val()) << 15)
+        self.issued_image.next = (bit_cast::<TUPLE_BITS, 5>(self.image_i.val()) << 15)
             | (bit_cast::<TUPLE_BITS, 5>(self.image_j.val()) << 10)
             | (bit_cast::<TUPLE_BITS, 5>(self.image_a.val()) << 5)
             | bit_cast::<TUPLE_BITS, 5>(self.image_b.val());
-        self.image_cost.image.next = self.image.val();
+        if !self.hold.val() {
+            self.image_valid.d.next = self.issuing.q.val();
+            self.image_first.d.next = self.symmetry.q.val() == 0;
+            self.image_last.d.next = self.symmetry.q.val() == 7;
+            self.image.d.next = self.issued_image.val();
+            self.image_below.d.next = self.issued_image.val() < self.candidate.q.val();
+            self.image_equal.d.next = self.issued_image.val() == self.candidate.q.val();
+        }
+
+        // Cost.
+        self.image_cost.image.next = self.image.q.val();
         self.image_cost.last.next = bit_cast::<12, 5>(self.last.q.val());
         self.image_cost.three_n.next = bit_cast::<12, 8>(self.three_n.q.val());
+        if !self.hold.val() {
+            self.key_valid.d.next = self.image_valid.q.val();
+            self.key_first.d.next = self.image_first.q.val();
+            self.key_last.d.next = self.image_last.q.val();
+            self.key_below.d.next = self.image_below.q.val();
+            self.key_equal.d.next = self.image_equal.q.val();
+            self.key.d.next = self.image_cost.key.val();
+        }
 
-        // The images so far, this clock's included (the first starts them).
-        self.first.next = self.symmetry.q.val() == 0;
-        self.canonical_now.next =
-            (self.canonical.q.val() | self.first.val()) & (self.candidate.q.val() <= self.image.val());
+        // Compare: the images so far, this one included (the first, the
+        // candidate itself, starts them).
+        self.canonical_now.next = (self.canonical.q.val() | self.key_first.q.val()) & !self.key_below.q.val();
         self.same_now.next = self.same.q.val();
-        if self.image.val() == self.candidate.q.val() {
+        if self.key_equal.q.val() {
             self.same_now.next = self.same.q.val() + 1;
         }
-        // (The first image is the candidate itself.)
-        if self.first.val() {
+        if self.key_first.q.val() {
             self.same_now.next = 1.into();
         }
         self.best_now.next = self.best.q.val();
-        if self.first.val() | (self.image_cost.key.val() < self.best.q.val()) {
-            self.best_now.next = self.image_cost.key.val();
+        if self.key_first.q.val() | (self.key.q.val() < self.best.q.val()) {
+            self.best_now.next = self.key.q.val();
         }
-
-        // The last image gives the job out, when the last one was taken.
         if self.ready.val() {
             self.out_valid.d.next = false;
         }
-        self.hold.next = (self.symmetry.q.val() == 7) & self.out_valid.q.val() & !self.ready.val();
-        // A candidate is left as soon as it is known not to be a job:
-        // inconsistent (from the first clock) or an image less than it.
-        self.advance.next = (self.symmetry.q.val() == 7) | !self.consistent.val() | !self.canonical_now.val();
-        if self.trying.q.val() & !self.hold.val() {
-            self.symmetry.d.next = self.symmetry.q.val() + 1;
+        if self.key_valid.q.val() & !self.hold.val() {
             self.canonical.d.next = self.canonical_now.val();
             self.same.d.next = self.same_now.val();
             self.best.d.next = self.best_now.val();
-            if self.symmetry.q.val() == 7 {
-                self.out_valid.d.next = self.consistent.val() & self.canonical_now.val();
+            if self.key_last.q.val() {
+                self.out_valid.d.next = self.canonical_now.val();
                 self.out_job.d.next = self.best_now.val().get_bits::<TUPLE_BITS>(0);
                 // The weight is 8 over the images equal to the constellation.
                 self.out_weight_log2.d.next = 3.into();
@@ -313,28 +445,17 @@ impl Logic for ConstellationGenerator {
                     self.out_weight_log2.d.next = 0.into();
                 }
             }
-            if self.advance.val() {
-                self.symmetry.d.next = 0.into();
-                // The next candidate: b fastest, then a, j, i, each 0..=m.
-                if self.b.val() != self.last.q.val() {
-                    self.candidate.d.next = self.candidate.q.val() + 1;
-                } else if self.a.val() != self.last.q.val() {
-                    self.candidate.d.next = self.candidate.q.val() + 32 - bit_cast::<TUPLE_BITS, 5>(self.last.q.val());
-                } else if self.j.val() != self.last.q.val() {
-                    self.candidate.d.next = (self.candidate.q.val() & 0xF_FC00) + 0x400;
-                } else if self.i.val() != self.last.q.val() {
-                    self.candidate.d.next = (self.candidate.q.val() & 0xF_8000) + 0x8000;
-                } else {
-                    self.trying.d.next = false;
-                }
-            }
         }
+
         if self.start.val() {
             self.last.d.next = self.n.val().get_bits::<5>(0) - 1;
             self.three_n.d.next = (self.n.val() << 1) + self.n.val();
-            self.candidate.d.next = 0.into();
-            self.symmetry.d.next = 0.into();
-            self.trying.d.next = true;
+            self.untried.d.next = 0.into();
+            self.enumerating.d.next = true;
+            self.offered_valid.d.next = false;
+            self.issuing.d.next = false;
+            self.image_valid.d.next = false;
+            self.key_valid.d.next = false;
             self.out_valid.d.next = false;
         }
     }
