@@ -7,7 +7,7 @@
 # an older name for --docs, kept for scripts that use it); with --no-build it
 # only reads the build.json files already in build/. --dev builds the CLI in
 # the dev profile (optimised too, without the release's link-time
-# optimisation): quicker to compile, and `cargo test` then reuses it (CI).
+# optimisation).
 #   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [--dev] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
