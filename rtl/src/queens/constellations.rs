@@ -68,12 +68,11 @@ pub struct ConstellationGenerator {
     issuing: DFF<bool>,
     candidate: DFF<Bits<TUPLE_BITS>>,
     symmetry: DFF<Bits<3>>,
-    // Cost: an image, with its candidate.
+    // Cost: an image, and how it stands to its candidate.
     image_valid: DFF<bool>,
     image_first: DFF<bool>,
     image_last: DFF<bool>,
     image: DFF<Bits<TUPLE_BITS>>,
-    // How the image stands to its candidate.
     image_below: DFF<bool>,
     image_equal: DFF<bool>,
     // Compare: an image's key.
