@@ -7,26 +7,34 @@
 # an older name for --docs, kept for scripts that use it); with --no-build it
 # only reads the build.json files already in build/. --dev builds the CLI in
 # the dev profile (optimised too, without the release's link-time
-# optimisation).
-#   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [--dev] [BOARD...]
+# optimisation); --knights PATH runs that CLI binary and builds none (CI
+# passes the one `cargo test --workspace` built).
+#   scripts/bitstreams.sh [--docs] [--no-build] [--no-check] [--dev]
+#                         [--knights PATH] [BOARD...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 
-docs=0 build=1 check=1 profile=release
+docs=0 build=1 check=1 profile=release knights=
 while [ $# -gt 0 ]; do
   case "$1" in
     --docs | --readme) docs=1 ;;
     --no-build) build=0 ;;
     --no-check) check=0 ;;
     --dev) profile=dev ;;
+    --knights) knights="$2"; shift ;;
     *) break ;;
   esac
   shift
 done
-cargo build -q --profile "$profile" --locked -p knights
-# (Cargo puts the dev profile's build in target/debug.)
-knights=./target/$([ "$profile" = dev ] && echo debug || echo release)/knights
+if [ -z "$knights" ]; then
+  cargo build -q --profile "$profile" --locked -p knights
+  # (Cargo puts the dev profile's build in target/debug.)
+  knights=./target/$([ "$profile" = dev ] && echo debug || echo release)/knights
+elif [ ! -x "$knights" ]; then
+  echo "bitstreams.sh: --knights $knights is not an executable: build it first (cargo build -p knights)" >&2
+  exit 2
+fi
 boards=("$@")
 if [ ${#boards[@]} = 0 ]; then
   mapfile -t boards < <("$knights" boards | awk 'NR > 1 { print $1 }')

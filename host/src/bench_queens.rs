@@ -108,7 +108,7 @@ fn stepped_nodes(n: u8) -> Result<u64> {
 }
 
 fn count(device: &mut dyn Device, n: u8) -> Result<QueensAnswer> {
-    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false };
+    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false, unique: false };
     Ok(queens_query::run(device, query, &mut |_, _| Flow::Continue)?)
 }
 
@@ -120,7 +120,7 @@ fn sim_constellations(
     reference: &CpuConstellations,
     solutions: u64,
 ) -> Result<Option<f64>> {
-    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true };
+    let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true, unique: false };
     let answer = match queens_query::run(sim, query, &mut |_, _| Flow::Continue) {
         Err(DeviceError::NoConstellations { .. } | DeviceError::ConstellationsCountOnly { .. }) => return Ok(None),
         other => other?,

@@ -56,6 +56,10 @@ pub enum DeviceError {
     NoQueens,
     #[error("counting from constellations takes a count (--count) of N >= 4, not N = {n} or a first-K search: leave out --constellations")]
     ConstellationsCountOnly { n: u8 },
+    #[error("a unique count takes a count (--count), not a first-K search, and lists every solution of the mirror's side, not constellations: leave out --constellations")]
+    UniqueCountOnly,
+    #[error("a unique count runs on one device (the host checks each solution against its images): name one --device")]
+    UniqueOnOneDevice,
     #[error("counting from constellations runs on one device (its jobs are made there): name one --device")]
     ConstellationsOnOneDevice,
     #[error("the {device} device does not count from constellations: its build has no generator (a board file's `constellations = true`), or it is not an N-Queens device; leave out --constellations")]
@@ -208,6 +212,8 @@ impl DeviceError {
                 | DeviceError::NoQueens
                 | DeviceError::ConstellationsCountOnly { .. }
                 | DeviceError::ConstellationsOnOneDevice
+                | DeviceError::UniqueCountOnly
+                | DeviceError::UniqueOnOneDevice
                 | DeviceError::NoConstellations { .. }
                 | DeviceError::NoPrefixJobs { .. }
                 | DeviceError::BadPath { .. }

@@ -9,7 +9,7 @@ use crate::device::{Device, EngineFigures, Problem, QueensSink};
 use crate::error::DeviceError;
 use crate::jobs::{self, DeviceFailure, Tally};
 use crate::link::LinkFigures;
-use crate::queens::{check_solution, count_plan, QueensSpec, WeightedPart};
+use crate::queens::{check_solution, count_plan, unique, QueensSpec, WeightedPart};
 use crate::search::{Flow, Goal, Status};
 
 /// One N-Queens search.
@@ -25,6 +25,12 @@ pub struct QueensQuery {
     /// `knights_model::queens::constellations`); `mirror` is then unused.
     /// The device makes the jobs. Counts only, N >= 4, one device.
     pub constellations: bool,
+    /// Counts also the unique solutions, the classes under the board's
+    /// eight symmetries (OEIS A002562): the device lists every solution of
+    /// the plan's parts and the host counts those that are the least of
+    /// their class ([`crate::queens::unique`]). Counts only, one
+    /// device, not from constellations.
+    pub unique: bool,
 }
 
 /// One part of a count: its search, its weight, what it found.
@@ -45,6 +51,9 @@ pub struct QueensAnswer {
     pub solutions: Vec<Vec<u8>>,
     /// Solutions on the whole board (weighted under the mirror).
     pub solution_count: u64,
+    /// With [`QueensQuery::unique`]: the classes of solutions under the
+    /// board's eight symmetries.
+    pub unique_count: Option<u64>,
     /// Nodes searched (queens placed without conflict) in all parts.
     pub nodes: u64,
     pub status: Status,
@@ -77,16 +86,24 @@ pub fn check_query(device: &dyn Device, query: &QueensQuery) -> Result<(), Devic
     if query.constellations && (query.goal != Goal::CountAll || query.n < MIN_CONSTELLATIONS_N) {
         return Err(DeviceError::ConstellationsCountOnly { n: query.n });
     }
+    if query.unique && (query.goal != Goal::CountAll || query.constellations) {
+        return Err(DeviceError::UniqueCountOnly);
+    }
     Ok(())
 }
 
 /// Validates every solution a device sends, and stops on the first bad one;
-/// passes progress on as totals over the plan's parts (the parts before the
+/// keeps them, or counts the least of each class in a unique count; passes
+/// progress on as totals over the plan's parts (the parts before the
 /// current one, and its own counts weighted).
 struct Checked<'a> {
     n: u8,
     solutions: Vec<Vec<u8>>,
+    /// Every solution received, to catch one sent twice.
     seen: HashSet<Vec<u8>>,
+    /// In a unique count: the solutions that are the least of their class,
+    /// kept instead of the solutions.
+    least_images: Option<u64>,
     nodes_before: u64,
     solutions_before: u64,
     weight: u64,
@@ -100,6 +117,7 @@ impl<'a> Checked<'a> {
             n,
             solutions: Vec::new(),
             seen: HashSet::new(),
+            least_images: None,
             nodes_before: 0,
             solutions_before: 0,
             weight: 1,
@@ -110,12 +128,15 @@ impl<'a> Checked<'a> {
 
 impl QueensSink for Checked<'_> {
     fn solution(&mut self, files: &[u8]) -> Result<(), DeviceError> {
-        let number = self.solutions.len() + 1;
+        let number = self.seen.len() + 1;
         check_solution(self.n, files).map_err(|e| DeviceError::InvalidSolution { number, reason: e.to_string() })?;
         if !self.seen.insert(files.to_vec()) {
             return Err(DeviceError::DuplicateSolution { number });
         }
-        self.solutions.push(files.to_vec());
+        match &mut self.least_images {
+            Some(least) => *least += u64::from(unique::is_least_image(files)),
+            None => self.solutions.push(files.to_vec()),
+        }
         Ok(())
     }
 
@@ -160,6 +181,7 @@ fn count_constellations(
         device: device.name(),
         solutions: Vec::new(),
         solution_count: report.outcome.tours,
+        unique_count: None,
         nodes: report.outcome.nodes,
         status: report.outcome.status,
         parts: Vec::new(),
@@ -177,7 +199,7 @@ pub fn count_part(
     spec: &QueensSpec,
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
-    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false };
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
     check_query(device, &query)?;
     run_plan(device, query, vec![WeightedPart { spec: spec.clone(), weight: 1 }], progress)
 }
@@ -196,6 +218,7 @@ fn run_plan(
         device: device.name(),
         solutions: Vec::new(),
         solution_count: 0,
+        unique_count: None,
         nodes: 0,
         status: Status::Exhausted,
         parts: Vec::new(),
@@ -205,16 +228,19 @@ fn run_plan(
         elapsed: Duration::ZERO,
     };
     let mut sink = Checked::new(query.n, progress);
+    // A unique count lists every solution (a limit of 0 sends them all).
+    let goal = if query.unique { Goal::First(u64::MAX) } else { query.goal };
+    if query.unique {
+        sink.least_images = Some(0);
+    }
     for part in plan {
         (sink.nodes_before, sink.solutions_before, sink.weight) = (answer.nodes, answer.solution_count, part.weight);
-        let report = device.queens(&part.spec, query.goal, &mut sink)?;
+        let received_before = sink.seen.len() as u64;
+        let report = device.queens(&part.spec, goal, &mut sink)?;
         let outcome = report.outcome;
-        if matches!(query.goal, Goal::First(_)) && outcome.tours != sink.solutions.len() as u64 {
-            return Err(DeviceError::ToursMissing {
-                device: answer.device,
-                reported: outcome.tours,
-                sent: sink.solutions.len() as u64,
-            });
+        let received = sink.seen.len() as u64 - received_before;
+        if matches!(goal, Goal::First(_)) && outcome.tours != received {
+            return Err(DeviceError::ToursMissing { device: answer.device, reported: outcome.tours, sent: received });
         }
         answer.solution_count += part.weight * outcome.tours;
         answer.nodes += outcome.nodes;
@@ -231,6 +257,7 @@ fn run_plan(
         }
     }
     answer.solutions = sink.solutions;
+    answer.unique_count = sink.least_images;
     answer.elapsed = started.elapsed();
     Ok(answer)
 }
@@ -256,6 +283,9 @@ pub fn count_shared(
     if query.constellations {
         return Err(DeviceError::ConstellationsOnOneDevice);
     }
+    if query.unique {
+        return Err(DeviceError::UniqueOnOneDevice);
+    }
     let device = first.name();
     let jobs = jobs::queens_jobs(query.n, query.mirror).expect("N was checked above");
     let shared = jobs::share(devices, &jobs, progress)?;
@@ -276,6 +306,7 @@ pub fn count_shared(
         device,
         solutions: Vec::new(),
         solution_count: shared.count(&jobs),
+        unique_count: None,
         nodes: shared.nodes(),
         status: shared.status,
         parts,
@@ -294,9 +325,11 @@ mod tests {
 
     fn count(n: u8, mirror: bool, threads: usize) -> QueensAnswer {
         let mut cpu = CpuDevice { threads };
-        run(&mut cpu, QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false }, &mut |_, _| {
-            Flow::Continue
-        })
+        run(
+            &mut cpu,
+            QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: false },
+            &mut |_, _| Flow::Continue,
+        )
         .unwrap()
     }
 
@@ -316,7 +349,7 @@ mod tests {
     fn a_count_on_every_core_reports_progress_and_stops_when_told() {
         let mut cpu = CpuDevice { threads: 2 };
         let mut calls = 0;
-        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false, constellations: false };
+        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
         let answer = run(&mut cpu, query, &mut |_, _| {
             calls += 1;
             Flow::Stop
@@ -329,17 +362,50 @@ mod tests {
     #[test]
     fn first_k_solutions_are_validated_in_order() {
         let mut cpu = CpuDevice { threads: 1 };
-        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true, constellations: false };
+        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true, constellations: false, unique: false };
         let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
         assert_eq!(answer.solutions, vec![vec![1, 3, 5, 0, 2, 4], vec![2, 5, 1, 4, 0, 3], vec![3, 0, 4, 1, 5, 2]]);
         assert_eq!((answer.solution_count, answer.status), (3, Status::Found));
     }
 
     #[test]
+    fn a_unique_count_equals_the_reference_with_or_without_the_mirror() {
+        let mut cpu = CpuDevice { threads: 1 };
+        for n in 1..=9u8 {
+            let reference = unique::count(n, 1).unwrap();
+            for mirror in [true, false] {
+                let query = QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: true };
+                let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
+                assert_eq!(answer.unique_count, Some(reference.unique), "N = {n}, mirror {mirror}");
+                assert_eq!(answer.solution_count, reference.solutions, "N = {n}, mirror {mirror}");
+                assert!(answer.solutions.is_empty(), "a count keeps no solutions");
+            }
+        }
+    }
+
+    #[test]
+    fn a_unique_count_is_a_count_on_one_device() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let first = QueensQuery { n: 6, goal: Goal::First(1), mirror: true, constellations: false, unique: true };
+        assert!(matches!(run(&mut cpu, first, &mut |_, _| Flow::Continue), Err(DeviceError::UniqueCountOnly)));
+        let from_constellations = QueensQuery { goal: Goal::CountAll, constellations: true, ..first };
+        assert!(matches!(
+            run(&mut cpu, from_constellations, &mut |_, _| Flow::Continue),
+            Err(DeviceError::UniqueCountOnly)
+        ));
+        let devices: Vec<Box<dyn Device + Send>> =
+            vec![Box::new(CpuDevice { threads: 1 }), Box::new(CpuDevice { threads: 1 })];
+        let shared = QueensQuery { goal: Goal::CountAll, ..first };
+        assert!(matches!(count_shared(devices, shared, &|_| Flow::Continue), Err(DeviceError::UniqueOnOneDevice)));
+    }
+
+    #[test]
     fn bad_requests_are_refused_before_searching() {
         let mut cpu = CpuDevice { threads: 1 };
         let mut refuse = |n, goal| {
-            run(&mut cpu, QueensQuery { n, goal, mirror: true, constellations: false }, &mut |_, _| Flow::Continue)
+            run(&mut cpu, QueensQuery { n, goal, mirror: true, constellations: false, unique: false }, &mut |_, _| {
+                Flow::Continue
+            })
         };
         assert!(matches!(refuse(0, Goal::CountAll), Err(DeviceError::NoQueens)));
         assert!(matches!(refuse(33, Goal::CountAll), Err(DeviceError::QueensTooLarge { n: 33, max: 32, .. })));

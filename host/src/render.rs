@@ -357,6 +357,9 @@ pub fn queens_summary(answer: &QueensAnswer) -> String {
     if seconds > 0.0 && answer.nodes > 0 {
         write!(line, " ({:.1} M nodes/s)", answer.nodes as f64 / seconds / 1e6).unwrap();
     }
+    if let Some(unique) = answer.unique_count {
+        write!(line, "; {unique} unique under the board's eight symmetries").unwrap();
+    }
     if let Some(cycles) = answer.cycles {
         write!(line, ", {cycles} cycles").unwrap();
         if let (Some(solver), Some(link)) = (device_seconds(answer.cycles, answer.link), answer.link) {
@@ -413,6 +416,7 @@ pub fn queens_json(answer: &QueensAnswer) -> Value {
         "status": answer.status,
         "solutions": solutions,
         "solution_count": answer.solution_count,
+        "unique_count": answer.unique_count,
         "nodes": answer.nodes,
         "parts": answer.parts,
         "cycles": answer.cycles,

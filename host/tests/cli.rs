@@ -333,6 +333,10 @@ fn queens_lists_counts_and_draws_solutions() {
     let whole = stdout_json(&knights("queens -n 10 --count --no-symmetry --device cpu --format json"));
     assert_eq!(whole["solution_count"], 724);
     assert!(whole["nodes"].as_u64() > count["nodes"].as_u64(), "the mirror searches fewer nodes");
+    let unique = stdout_json(&knights("queens -n 10 --count --unique --device cpu --format json"));
+    assert_eq!((unique["unique_count"].as_u64(), unique["solution_count"].as_u64()), (Some(92), Some(724)));
+    let unique = String::from_utf8(knights("queens -n 8 --count --unique --device cpu").stdout).unwrap();
+    assert!(unique.contains("92 solutions of 8-queens") && unique.contains("12 unique"), "{unique}");
     let text = knights("queens -n 4 --device cpu");
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains(" 4  . . Q .\n 3  Q . . .\n 2  . . . Q\n 1  . Q . .\n    a b c d\n"), "{text}");
@@ -365,6 +369,9 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ("queens -n 8 --count --limit 3", "cannot be used with"),
         ("queens -n 8 --count --format svg", "no solution to draw"),
         ("queens -n 8 --limit 0 --device cpu", "--limit must be at least 1"),
+        ("queens -n 8 --unique", "--count"),
+        ("queens -n 8 --count --unique --constellations", "cannot be used with"),
+        ("queens -n 8 --count --unique --device sim --boards 2", "a unique count runs on one device"),
         ("solve --size 5 --boards 2", "2 devices were given, but this search runs on one"),
         ("count --size 5 --start all --device cpu --boards 2", "--boards and --trace are for the simulated board"),
         ("count --size 5 --port /dev/null --all-ports", "cannot be used with"),

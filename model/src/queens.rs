@@ -1,6 +1,7 @@
 //! N-Queens: the reference search the RTL solver matches node for node, its
 //! prefix jobs, the board's mirror symmetry, and the solution checker; counting
-//! from constellations (all eight symmetries) is in [`constellations`].
+//! from constellations (all eight symmetries) is in [`constellations`], unique
+//! solutions (a class under the eight symmetries) in [`unique`].
 //!
 //! Queens go one per rank from rank 1 up; on each rank the free files are
 //! tried a→z (bit 0 of a mask is file a). Files and both diagonals are
@@ -10,6 +11,7 @@
 //! solver is built and compare with any plain backtracking search.
 
 pub mod constellations;
+pub mod unique;
 
 use std::ops::Range;
 

@@ -24,8 +24,10 @@ fn queens_board() -> LinkedDevice<SimTransport> {
 }
 
 fn run(device: &mut dyn Device, n: u8, goal: Goal, mirror: bool) -> QueensAnswer {
-    queens_query::run(device, QueensQuery { n, goal, mirror, constellations: false }, &mut |_, _| Flow::Continue)
-        .unwrap()
+    queens_query::run(device, QueensQuery { n, goal, mirror, constellations: false, unique: false }, &mut |_, _| {
+        Flow::Continue
+    })
+    .unwrap()
 }
 
 #[test]
@@ -49,6 +51,26 @@ fn counts_equal_the_reference_with_and_without_the_mirror() {
     }
 }
 
+/// A unique count: the solvers list every solution of the mirror's side
+/// (all four searches sharing it), and the host counts the least of each
+/// class; the counts are the reference's and OEIS A002562's.
+#[test]
+fn unique_counts_equal_the_reference() {
+    let mut device = queens_board();
+    for n in 1..=9u8 {
+        let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false, unique: true };
+        let answer = queens_query::run(&mut device, query, &mut |_, _| Flow::Continue).unwrap();
+        let reference = knights::queens::unique::count(n, 1).unwrap();
+        let what = format!("N = {n}");
+        assert_eq!(
+            (answer.unique_count, answer.solution_count),
+            (Some(reference.unique), reference.solutions),
+            "{what}"
+        );
+        assert_eq!(answer.nodes, reference.nodes, "{what}: the mirror's side searched whole");
+    }
+}
+
 /// Counting from constellations: the walker's generator makes the jobs,
 /// the four searches share them through the queue, and the counts are the
 /// published ones and the reference's node for node (the queens placed
@@ -62,7 +84,7 @@ fn constellation_counts_equal_the_reference() {
     let count = |device: &mut dyn Device, n| {
         queens_query::run(
             device,
-            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true },
+            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true, unique: false },
             &mut |_, _| Flow::Continue,
         )
     };
@@ -122,7 +144,7 @@ fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
     let mut refuse = |n| {
         queens_query::run(
             &mut device,
-            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false },
+            QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false, unique: false },
             &mut |_, _| Flow::Continue,
         )
     };

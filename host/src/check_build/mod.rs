@@ -261,7 +261,13 @@ fn count_below_path(build: &BuildReport, device: &mut LinkedDevice<SimTransport>
 }
 
 fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query = QueensQuery { n: small_queens(build), goal: Goal::CountAll, mirror: false, constellations: false };
+    let query = QueensQuery {
+        n: small_queens(build),
+        goal: Goal::CountAll,
+        mirror: false,
+        constellations: false,
+        unique: false,
+    };
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let what = format!("{} queens, whole tree", query.n);
@@ -298,8 +304,13 @@ fn first_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> 
 }
 
 fn first_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let query =
-        QueensQuery { n: small_queens(build), goal: Goal::First(FIRST_K), mirror: false, constellations: false };
+    let query = QueensQuery {
+        n: small_queens(build),
+        goal: Goal::First(FIRST_K),
+        mirror: false,
+        constellations: false,
+        unique: false,
+    };
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     if seen.solutions.len() as u64 != FIRST_K {
         return Err(format!("{} solutions of the {FIRST_K} asked for", seen.solutions.len()));

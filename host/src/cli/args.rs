@@ -70,6 +70,13 @@ pub enum Command {
         /// with the generator (`knights boards` lists them).
         #[arg(long, requires = "count", conflicts_with = "no_symmetry")]
         constellations: bool,
+        /// With --count: count the unique solutions too, the classes under
+        /// the board's eight symmetries (OEIS A002562). The device lists every
+        /// solution of the mirror's side (the whole board with
+        /// --no-symmetry) and the host counts the least of each class; on one
+        /// device.
+        #[arg(long, requires = "count", conflicts_with = "constellations")]
+        unique: bool,
         #[command(flatten)]
         device: DeviceArgs,
         #[command(flatten)]

@@ -33,10 +33,10 @@ pub fn execute(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
         Command::Count { search, device, progress, format } => search::count(&search, &device, &progress, format, out),
-        Command::Queens { n, limit, count, no_symmetry, constellations, device, progress, format } => {
+        Command::Queens { n, limit, count, no_symmetry, constellations, unique, device, progress, format } => {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
             queens::queens(
-                QueensQuery { n, goal, mirror: !no_symmetry, constellations },
+                QueensQuery { n, goal, mirror: !no_symmetry, constellations, unique },
                 &device,
                 &progress,
                 format,
