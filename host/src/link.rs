@@ -62,9 +62,9 @@ impl LinkFigures {
     }
 }
 
-/// Frames over a transport.
-/// How long a frame under way may pause between bytes before it is taken
-/// for noise (a device sends a frame's bytes back to back).
+/// How long the line may be quiet mid-frame before the bytes after the
+/// frame's sync byte are searched for a whole frame (which would show that
+/// sync byte to be noise).
 const FRAME_GAP: Duration = Duration::from_millis(50);
 
 /// IDENTIFY is sent again this many times at most when the device answers
@@ -73,6 +73,7 @@ const FRAME_GAP: Duration = Duration::from_millis(50);
 const IDENTIFY_RETRIES: u32 = 3;
 const DIRTY_LINE_QUIET: Duration = Duration::from_millis(30);
 
+/// Frames over a transport.
 pub struct Link<T: Transport> {
     transport: T,
     decoder: FrameDecoder,
@@ -109,10 +110,14 @@ impl<T: Transport> Link<T> {
                 return Ok(Some(frame?));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            // Wait in short slices so a sync byte from line noise is given up
-            // once the line goes quiet instead of swallowing later frames. A
-            // frame under way gets the whole gap, deadline or not: a frame
-            // cut short by a nearly spent deadline would be lost.
+            // Wait in short slices while a frame is under way: a sync byte
+            // from line noise, its length running past the frames after it,
+            // is found out once the line goes quiet (the whole frames after
+            // it are taken). A frame under way is never given up for a
+            // pause: a pseudo-terminal bridge to a simulated board, or a USB
+            // adapter, can pause mid-frame, and giving it up loses a result.
+            // It gets the whole gap, deadline or not, and is kept past the
+            // deadline for the next call.
             let in_frame = self.decoder.pending() > 0;
             let wait = if in_frame { FRAME_GAP } else { left.min(Duration::from_millis(100)) };
             let n = self.transport.read(&mut buffer, wait).map_err(|source| DeviceError::LinkLost {
@@ -123,8 +128,7 @@ impl<T: Transport> Link<T> {
             self.bytes_received += n as u64;
             self.decoder.push(&buffer[..n]);
             if n == 0 {
-                if in_frame {
-                    self.decoder.drop_incomplete();
+                if in_frame && self.decoder.skip_noise_before_a_whole_frame() {
                     continue;
                 }
                 if left.is_zero() {
@@ -642,6 +646,49 @@ mod tests {
     use super::*;
     use crate::proto::Counters;
     use crate::transport::scripted::Scripted;
+
+    /// A device whose bytes come in bursts, the line quiet between them:
+    /// each read takes the next burst, and an empty burst is a read that
+    /// waited its whole timeout for nothing.
+    struct Bursts(std::collections::VecDeque<Vec<u8>>);
+
+    impl Transport for Bursts {
+        fn write_all(&mut self, _: &[u8]) -> std::io::Result<()> {
+            Ok(())
+        }
+
+        fn read(&mut self, buffer: &mut [u8], _: Duration) -> std::io::Result<usize> {
+            let burst = self.0.pop_front().unwrap_or_default();
+            buffer[..burst.len()].copy_from_slice(&burst);
+            Ok(burst.len())
+        }
+
+        fn describe(&self) -> String {
+            "bursts".into()
+        }
+    }
+
+    #[test]
+    fn a_frame_that_pauses_is_kept_and_noise_before_a_frame_is_dropped() {
+        let tour = Response::Tour { sequence: 1, engine: 0, job: 0, squares: vec![0, 10, 17] };
+        let bytes = tour.encode();
+        // The tour's first bytes, the line quiet three times over, its rest
+        // (as a pseudo-terminal bridge to a simulated board under load).
+        let bursts = vec![bytes[..5].to_vec(), vec![], vec![], vec![], bytes[5..].to_vec()];
+        let mut link = Link::new(Bursts(bursts.into()));
+        assert_eq!(link.receive(Duration::from_secs(1)).unwrap(), Some(tour));
+        // A sync byte from noise whose length runs past the ACK after it:
+        // the ACK is taken once the line goes quiet.
+        let ack = Response::Ack { command: 2 };
+        let mut stray = vec![crate::proto::SYNC, 200, 0];
+        stray.extend(ack.encode());
+        let mut link = Link::new(Bursts(vec![stray, vec![]].into()));
+        assert_eq!(link.receive(Duration::from_secs(1)).unwrap(), Some(ack));
+        assert_eq!(link.figures(0).bytes_skipped, 3);
+        // A frame that never ends is no answer by the deadline, not a hang.
+        let mut link = Link::new(Bursts(vec![bytes[..5].to_vec()].into()));
+        assert_eq!(link.receive(Duration::ZERO).unwrap(), None);
+    }
 
     /// A device behind a scripted link that answers the connection's
     /// IDENTIFY with `identity`, and its STATUS as idle.

@@ -36,12 +36,40 @@ impl FrameDecoder {
         self.buffer.len()
     }
 
-    /// Gives up on an incomplete frame at the front (the line went quiet
-    /// before it ended, so its sync byte was noise) and searches on.
+    /// Gives up on an incomplete frame at the front (its sync byte was
+    /// noise, or the rest of it will not come) and searches on.
     pub fn drop_incomplete(&mut self) {
         if !self.buffer.is_empty() {
             self.skip(1);
         }
+    }
+
+    /// For a quiet line with an incomplete frame at the front: if a whole
+    /// frame with a good CRC starts at a later sync byte, the front's sync
+    /// byte was noise (a frame under way holds no whole frame), so the bytes
+    /// before that frame are dropped and `true` returned. Otherwise the front
+    /// may be a frame whose rest is only late (a pseudo-terminal or a USB
+    /// adapter can pause mid-frame), and it is kept.
+    pub fn skip_noise_before_a_whole_frame(&mut self) -> bool {
+        let later = (1..self.buffer.len()).find(|&start| self.whole_frame_at(start));
+        if let Some(start) = later {
+            self.skip(start);
+        }
+        later.is_some()
+    }
+
+    /// Whether a whole frame with a good CRC starts at `start`.
+    fn whole_frame_at(&self, start: usize) -> bool {
+        let bytes = &self.buffer[start..];
+        if bytes.len() < 4 || bytes[0] != SYNC {
+            return false;
+        }
+        let length = usize::from(u16::from_le_bytes([bytes[1], bytes[2]]));
+        let end = length + OVERHEAD;
+        if length > self.max_payload || bytes.len() < end {
+            return false;
+        }
+        crc16(&bytes[..end - 2]) == u16::from_le_bytes([bytes[end - 2], bytes[end - 1]])
     }
 
     fn skip(&mut self, count: usize) {

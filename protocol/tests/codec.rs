@@ -109,6 +109,38 @@ proptest! {
         }
         prop_assert_eq!(decode_all(&mut decoder), frames);
     }
+
+    #[test]
+    fn a_stray_sync_byte_before_frames_costs_none_of_them(frames in proptest::collection::vec(response(), 1..6)) {
+        // A sync byte from noise whose length runs past the frames the
+        // device sent after it (so it never ends, and no CRC of it can
+        // pass by chance); then the line goes quiet.
+        const LONG: u16 = 4000;
+        let mut decoder = FrameDecoder::new(usize::from(LONG));
+        decoder.push(&[SYNC, LONG as u8, (LONG >> 8) as u8]);
+        for response in &frames {
+            decoder.push(&response.encode());
+        }
+        let mut decoded = decode_all(&mut decoder);
+        while decoder.pending() > 0 && decoder.skip_noise_before_a_whole_frame() {
+            decoded.extend(decode_all(&mut decoder));
+        }
+        prop_assert_eq!(decoded, frames);
+    }
+
+    #[test]
+    fn a_frame_whose_rest_is_late_is_kept_over_a_quiet_line(response in response(), cut in 1usize..20) {
+        let bytes = response.encode();
+        let cut = cut.min(bytes.len() - 1);
+        let mut decoder = FrameDecoder::new(MAX_PAYLOAD);
+        decoder.push(&bytes[..cut]);
+        prop_assert!(decode_all(&mut decoder).is_empty());
+        // The line goes quiet mid-frame: nothing later is a frame, so the
+        // front is kept for the rest.
+        prop_assert!(!decoder.skip_noise_before_a_whole_frame());
+        decoder.push(&bytes[cut..]);
+        prop_assert_eq!(decode_all(&mut decoder), vec![response]);
+    }
 }
 
 #[test]
