@@ -101,8 +101,8 @@ struct Checked<'a> {
     solutions: Vec<Vec<u8>>,
     /// Every solution received, to catch one sent twice.
     seen: HashSet<Vec<u8>>,
-    /// In a unique count: the solutions that are the least of their class,
-    /// kept instead of the solutions.
+    /// In a unique count: how many were the least of their class (the
+    /// solutions themselves are not kept).
     least_images: Option<u64>,
     nodes_before: u64,
     solutions_before: u64,

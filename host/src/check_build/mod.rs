@@ -2,8 +2,10 @@
 //! bitstream or the routed netlist, see [`netlist`]) under Verilator, in a
 //! short conversation through the same link code as a flashed board, at the
 //! build's own clock and baud rate: IDENTIFY against the build, a count node
-//! for node with the CPU reference, a first-K stream (every answer
-//! validated), a bad CRC answered and recovered from, and ABORT.
+//! for node with the CPU reference (and, in an N-Queens build with the
+//! constellation generator, a count from constellations), a first-K stream
+//! (every answer validated), a bad CRC answered and recovered from, and
+//! ABORT.
 
 pub mod netlist;
 
@@ -72,7 +74,7 @@ impl CheckReport {
                 Ok(seen) => ("ok  ", seen),
                 Err(why) => ("FAIL", why),
             };
-            out.push_str(&format!("{mark} {:<10} {detail}\n", step.name));
+            out.push_str(&format!("{mark} {:<14} {detail}\n", step.name));
         }
         let verdict = if self.passed() { "passed" } else { "FAILED" };
         out.push_str(&format!(
@@ -149,6 +151,9 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
     ];
     if !queens {
         checks.insert(2, ("path", count_below_path));
+    }
+    if queens && build.constellations {
+        checks.insert(2, ("constellations", count_from_constellations));
     }
     for (name, check) in checks {
         let outcome = check(build, &mut device);
@@ -271,6 +276,28 @@ fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) ->
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let what = format!("{} queens, whole tree", query.n);
+    if (seen.solution_count, seen.nodes) != (reference.solution_count, reference.nodes) {
+        return Err(format!(
+            "{what}: {} solutions in {} nodes; the reference finds {} in {}",
+            seen.solution_count, seen.nodes, reference.solution_count, reference.nodes
+        ));
+    }
+    Ok(format!("{what}: {} solutions in {} nodes as the reference", seen.solution_count, seen.nodes))
+}
+
+/// A count from constellations equals the CPU reference's, solutions and
+/// nodes: the generator's jobs, shared through the queue, each weighted.
+fn count_from_constellations(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
+    let query = QueensQuery {
+        n: small_queens(build).max(queens_query::MIN_CONSTELLATIONS_N),
+        goal: Goal::CountAll,
+        mirror: true,
+        constellations: true,
+        unique: false,
+    };
+    let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
+    let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
+    let what = format!("{} queens from constellations", query.n);
     if (seen.solution_count, seen.nodes) != (reference.solution_count, reference.nodes) {
         return Err(format!(
             "{what}: {} solutions in {} nodes; the reference finds {} in {}",
