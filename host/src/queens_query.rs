@@ -230,9 +230,7 @@ fn run_plan(
     let mut sink = Checked::new(query.n, progress);
     // A unique count lists every solution (a limit of 0 sends them all).
     let goal = if query.unique { Goal::First(u64::MAX) } else { query.goal };
-    if query.unique {
-        sink.least_images = Some(0);
-    }
+    sink.least_images = query.unique.then_some(0);
     for part in plan {
         (sink.nodes_before, sink.solutions_before, sink.weight) = (answer.nodes, answer.solution_count, part.weight);
         let received_before = sink.seen.len() as u64;

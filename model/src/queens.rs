@@ -117,6 +117,11 @@ pub fn count_plan(n: u8, mirror: bool) -> Result<Vec<WeightedPart>, QueensError>
     Ok(parts)
 }
 
+/// A pool of `threads` threads (at least one) for a count on every core.
+fn thread_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("a thread pool")
+}
+
 /// Counts at the end of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueensOutcome {
@@ -390,7 +395,7 @@ impl QueensSearch {
     /// totals of the jobs finished so far, from the calling thread.
     pub fn count_parallel(&self, threads: usize, progress: &mut (dyn FnMut(u64, u64) -> Flow + Send)) -> QueensOutcome {
         let cut = self.split(64 * threads.max(1));
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("a thread pool");
+        let pool = thread_pool(threads);
         // Totals of the finished jobs, whether to stop, and the callback.
         struct Shared<'a> {
             nodes: u64,

@@ -273,16 +273,7 @@ fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) ->
         constellations: false,
         unique: false,
     };
-    let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
-    let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
-    let what = format!("{} queens, whole tree", query.n);
-    if (seen.solution_count, seen.nodes) != (reference.solution_count, reference.nodes) {
-        return Err(format!(
-            "{what}: {} solutions in {} nodes; the reference finds {} in {}",
-            seen.solution_count, seen.nodes, reference.solution_count, reference.nodes
-        ));
-    }
-    Ok(format!("{what}: {} solutions in {} nodes as the reference", seen.solution_count, seen.nodes))
+    queens_count_as_the_reference(device, query, "whole tree")
 }
 
 /// A count from constellations equals the CPU reference's, solutions and
@@ -295,9 +286,19 @@ fn count_from_constellations(build: &BuildReport, device: &mut LinkedDevice<SimT
         constellations: true,
         unique: false,
     };
+    queens_count_as_the_reference(device, query, "from constellations")
+}
+
+/// Runs the count `query` on the device and on the CPU reference: its
+/// solutions and nodes must be equal. `how` names the count in the line.
+fn queens_count_as_the_reference(
+    device: &mut LinkedDevice<SimTransport>,
+    query: QueensQuery,
+    how: &str,
+) -> Result<String, String> {
     let seen = queens_query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
-    let what = format!("{} queens from constellations", query.n);
+    let what = format!("{} queens, {how}", query.n);
     if (seen.solution_count, seen.nodes) != (reference.solution_count, reference.nodes) {
         return Err(format!(
             "{what}: {} solutions in {} nodes; the reference finds {} in {}",

@@ -248,7 +248,7 @@ pub fn count(n: u8, threads: usize) -> Result<QueensOutcome, QueensError> {
 /// Counts the solutions of `classes` (those [`constellations`] gives for
 /// `n`) on `threads` threads.
 pub fn count_classes(n: u8, classes: &[WeightedConstellation], threads: usize) -> QueensOutcome {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("a thread pool");
+    let pool = super::thread_pool(threads);
     let (solutions, nodes) = pool.install(|| {
         classes
             .par_iter()

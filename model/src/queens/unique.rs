@@ -70,7 +70,7 @@ pub fn count(n: u8, threads: usize) -> Result<UniqueOutcome, QueensError> {
     let parts = count_plan(n, true)?;
     let first_files: Vec<(u8, u64)> =
         parts.iter().flat_map(|part| part.spec.first_files.clone().map(move |file| (file, part.weight))).collect();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().expect("a thread pool can be built");
+    let pool = super::thread_pool(threads);
     let per_file: Vec<Result<UniqueOutcome, QueensError>> = pool.install(|| {
         first_files
             .par_iter()
