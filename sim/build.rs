@@ -6,17 +6,17 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use knights_rtl::accelerator::{Features, LinkSettings};
+use knights_protocol::design::{Design, EngineKind, Features};
 
 include!("src/recipe.rs");
 
 /// The largest board of the simulated build.
-const MAX_WIDTH: usize = 8;
-const MAX_HEIGHT: usize = 8;
+const MAX_WIDTH: u16 = 8;
+const MAX_HEIGHT: u16 = 8;
 /// Engines in the simulated build, unless `KNIGHTS_SIM_ENGINES` says how
 /// many (`knights bench` models a board's time only when the simulator has at
 /// least the board's engines; more engines make every simulated clock slower).
-const DEFAULT_ENGINES: usize = 4;
+const DEFAULT_ENGINES: u16 = 4;
 
 fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -28,29 +28,37 @@ fn main() {
     println!("cargo:rerun-if-env-changed=KNIGHTS_SIM_ENGINES");
     let engines = match std::env::var("KNIGHTS_SIM_ENGINES") {
         Ok(text) => match text.parse::<usize>() {
-            Ok(n) if (1..=knights_rtl::accelerator::MAX_ENGINES).contains(&n) => n,
+            Ok(n) if (1..=knights_rtl::platform::MAX_ENGINES).contains(&n) => n as u16,
             _ => panic!(
                 "KNIGHTS_SIM_ENGINES={text}: give a number of engines from 1 to {}",
-                knights_rtl::accelerator::MAX_ENGINES
+                knights_rtl::platform::MAX_ENGINES
             ),
         },
         Err(_) => DEFAULT_ENGINES,
     };
 
-    let link = LinkSettings::simulation();
-    let verilog = knights_rtl::verilog::accelerator_verilog(MAX_WIDTH, MAX_HEIGHT, engines, Features::ALL, link)
-        .expect("a supported build size");
+    // A 12 MHz clock with the UART at 3 Mbaud: four clocks a bit, as fast
+    // as FTDI bridges go.
+    let design = Design {
+        kind: EngineKind::Wide,
+        max_width: MAX_WIDTH,
+        max_height: MAX_HEIGHT,
+        engines,
+        features: Features::ALL,
+        clock_hz: 12_000_000,
+        baud: 3_000_000,
+    };
+    let verilog = knights_rtl::verilog::accelerator_verilog(&design).expect("a supported build size");
     let top = out.join("top.v");
     std::fs::write(&top, knights_rtl::verilog::for_verilator(&verilog)).unwrap();
     std::fs::write(
         out.join("build_settings.rs"),
         format!(
-            "/// The simulated build: largest board, clock, UART bit time.\n\
-             pub const BUILD: Build = Build {{ max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {engines}, \
-             clock_hz: {}, \
-             clocks_per_bit: {} }};\n",
-            link.clock_hz,
-            link.clocks_per_bit()
+            "/// The default simulated build, linked into this crate.\n\
+             pub const DESIGN: Design = Design {{ kind: knights_protocol::design::EngineKind::Wide, \
+             max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {engines}, \
+             features: knights_protocol::design::Features::ALL, clock_hz: {}, baud: {} }};\n",
+            design.clock_hz, design.baud
         ),
     )
     .unwrap();

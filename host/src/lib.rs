@@ -1,53 +1,44 @@
-//! knights: the host side of an FPGA knight's tour search engine.
+//! knights: the host side of an FPGA backtracking search accelerator for
+//! knight's tours and N-Queens.
 //!
-//! Layers, bottom up: the model (`knights_model`, re-exported: [`board`],
-//! [`moves`], [`search`], the CPU reference the RTL must match node for node,
-//! [`parallel`] and [`validate`], the checker every reported tour goes
-//! through), [`device`] (one API over every place a search can run, with
-//! [`query`] checking a request and validating its answer, [`whole_board`]
-//! counting from every start square, and
-//! [`error::DeviceError`] for what goes wrong), [`proto`] (the link
-//! protocol, pure), [`transport`] (byte pipes: serial port, simulated
-//! board), [`link`] (devices over a transport), [`render`] (text, JSON and
-//! SVG output), [`build_report`] and [`bench`](mod@bench).
+//! Layers, bottom up; each imports only those below it:
+//! - [`device`]: the device API every problem shares (a [`device::Device`],
+//!   the [`device::Report`] of a search, the CPU device, and
+//!   [`device::error`], what goes wrong, layer by layer);
+//! - [`link`]: a device over a byte pipe ([`link::transport`]: a serial
+//!   port, the simulated board), speaking the framed protocol
+//!   ([`link::proto`]);
+//! - [`jobs`]: the queue that shares a count's jobs among devices;
+//!   [`render`]: the board picture both problems draw on;
+//! - [`fpga`]: the FPGA flow (boards, bitstreams, build reports, simulated
+//!   builds);
+//! - one slice per problem, each with its device trait, queries, jobs,
+//!   output and bench: [`tours`] (knight's tours) and [`queens`]
+//!   (N-Queens);
+//! - above both: [`plan`] (counts in parts on many machines) and
+//!   [`check_build`] (a built netlist checked in a conversation).
+//!
+//! The searches themselves, the CPU references the hardware matches node
+//! for node, are `knights_model`'s.
 //!
 //! Cargo features, both on by default:
 //! - `sim`: the simulated board (the accelerator's Verilog under Verilator,
-//!   from `knights-sim`): `transport::SimTransport` and
-//!   `transport::serve_simulated_board`.
-//! - `fpga`: the FPGA flow (the RTL from `knights-rtl`, rust-hdl): `boards`
-//!   and `bitstream`.
+//!   from `knights-sim`): `link::transport::SimTransport` and
+//!   `link::transport::serve_simulated_board`.
+//! - `fpga`: the FPGA flow (the RTL from `knights-rtl`, rust-hdl): boards,
+//!   bitstreams and simulated builds.
 //!
 //! Without them (`--no-default-features`) the library has the model, the
 //! protocol, the devices over a serial port and the output, and needs
 //! neither Verilator nor rust-hdl to build.
 
-pub mod bench;
-pub mod bench_queens;
-#[cfg(feature = "fpga")]
-pub mod bitstream;
-#[cfg(all(feature = "sim", feature = "fpga"))]
-pub mod board_sim;
-#[cfg(feature = "fpga")]
-pub mod boards;
-pub mod build_report;
 #[cfg(all(feature = "sim", feature = "fpga"))]
 pub mod check_build;
 pub mod device;
-pub mod error;
-pub mod estimate;
+pub mod fpga;
 pub mod jobs;
 pub mod link;
-#[cfg(feature = "sim")]
-pub mod link_fuzz;
-pub mod manifest;
-pub mod proto;
-pub mod queens_query;
-pub mod query;
+pub mod plan;
+pub mod queens;
 pub mod render;
-pub mod transport;
-pub mod whole_board;
-
-pub use knights_model::{board, moves, parallel, queens, search, symmetry, validate};
-pub use knights_model::{BoardSize, Square};
-pub use knights_model::{Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};
+pub mod tours;

@@ -4,7 +4,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use knights::boards::{self, EngineKind, Family};
+use knights::fpga::boards::{self, Family};
+use knights::fpga::EngineKind;
 
 #[test]
 fn every_board_file_parses_and_names_are_unique() {
@@ -20,7 +21,7 @@ fn every_board_file_parses_and_names_are_unique() {
 fn only_the_6x6_count_build_leaves_warnsdorff_out() {
     // Each build says what it leaves out; the default is to build it in.
     for board in boards::all() {
-        assert_eq!(board.build.warnsdorff, board.name != "ulx3s-85f-6x6", "{}", board.name);
+        assert_eq!(board.build.design.features.warnsdorff, board.name != "ulx3s-85f-6x6", "{}", board.name);
     }
 }
 
@@ -43,8 +44,8 @@ fn each_board_is_sane() {
             [&part.clock.pin, &part.uart.rx, &part.uart.tx, &part.led_busy.pin, &part.led_found.pin, &part.button.pin];
         let distinct: HashSet<_> = pins.iter().collect();
         assert_eq!(distinct.len(), pins.len(), "{}: a pin is used twice", board.name);
-        let area = usize::from(board.build.max_width) * usize::from(board.build.max_height);
-        match board.build.engine {
+        let area = usize::from(board.build.design.max_width) * usize::from(board.build.design.max_height);
+        match board.build.design.kind {
             EngineKind::Wide => {
                 assert!(
                     knights_rtl::verilog::SUPPORTED_AREAS.contains(&area),
@@ -54,7 +55,8 @@ fn each_board_is_sane() {
                 assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
             }
             EngineKind::Compact => {
-                let (width, height) = (usize::from(board.build.max_width), usize::from(board.build.max_height));
+                let (width, height) =
+                    (usize::from(board.build.design.max_width), usize::from(board.build.design.max_height));
                 assert!(
                     knights_rtl::verilog::compact_widths_supported(width, height),
                     "{}: no compact engine for {width}x{height}",
@@ -63,12 +65,16 @@ fn each_board_is_sane() {
                 assert!(width.min(height) >= 8, "{}: every board takes the 8x8 chessboard", board.name);
             }
             EngineKind::Queens => {
-                let n = usize::from(board.build.max_width);
-                assert_eq!(board.build.max_width, board.build.max_height, "{}: N-Queens boards are square", board.name);
+                let n = usize::from(board.build.design.max_width);
+                assert_eq!(
+                    board.build.design.max_width, board.build.design.max_height,
+                    "{}: N-Queens boards are square",
+                    board.name
+                );
                 assert!(knights_rtl::verilog::QUEENS_SIZES.contains(&n), "{}: no solver for N = {n}", board.name);
             }
         }
-        assert!(board.build.clock_hz >= 4 * u64::from(board.build.baud), "{}", board.name);
+        assert!(board.build.design.clock_hz >= 4 * board.build.design.baud, "{}", board.name);
         assert!(!part.sources.is_empty() && part.sources.iter().all(|s| s.starts_with("https://")), "{}", board.name);
         let expected_family =
             if ["up5k", "hx8k"].contains(&part.device.as_str()) { Family::Ice40 } else { Family::Ecp5 };

@@ -275,9 +275,15 @@ fn solve_json_lists_valid_tours() {
     let tours = json["tours"].as_array().unwrap();
     assert_eq!(tours.len(), 3);
     for tour in tours {
-        let squares: Vec<knights::Square> =
+        let squares: Vec<knights_model::Square> =
             tour.as_array().unwrap().iter().map(|s| s.as_str().unwrap().parse().unwrap()).collect();
-        knights::validate::check_tour(knights::BoardSize::new(6, 5), "b2".parse().unwrap(), false, &squares).unwrap();
+        knights_model::tours::validate::check_tour(
+            knights_model::BoardSize::new(6, 5),
+            "b2".parse().unwrap(),
+            false,
+            &squares,
+        )
+        .unwrap();
     }
     assert_eq!(json["status"], "found");
     assert_eq!(json["limit"], 3);
@@ -510,7 +516,7 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     let output = knights("verilog --engine compact --size 32 --engines 2");
     assert!(output.status.success(), "{}", stderr(&output));
     let compact = String::from_utf8(output.stdout).unwrap();
-    assert!(compact.contains("module top$engines$1$cells$sweeper("), "two compact engines");
+    assert!(compact.contains("module top$bank$engines$1$cells$sweeper("), "two compact engines");
     for (args, expected) in [
         ("verilog --engine compact --size 41", "compact engines for boards from 5x5 to 40x40"),
         ("verilog --size 7x7", "largest board 7x7: the RTL has engines for boards of 12, 16, 20, 25"),

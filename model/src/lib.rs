@@ -1,20 +1,19 @@
-//! knights-model: knight's tours in plain Rust, with no hardware, simulator
-//! or command line around them.
+//! knights-model: the searches in plain Rust, with no hardware, simulator or
+//! command line around them: the specification the RTL matches node for
+//! node.
 //!
-//! [`board`] and [`moves`] (geometry), [`search`] (the CPU reference search:
-//! the specification the RTL engine matches node for node), [`parallel`] (the
-//! same search split into prefix jobs over every core), [`symmetry`] (the
-//! start squares a board's symmetries make equivalent) and [`validate`] (the
-//! checker every tour a device reports goes through). The host (`knights`)
-//! and the RTL's tests build on it.
+//! Shared by both problems: [`board`] (sizes and squares), [`symmetry`] (a
+//! board's eight symmetries) and [`run`] (a search's goal, status and flow).
+//! Then one module per problem: [`tours`] (knight's tours: moves, the
+//! reference search, prefix jobs over every core, the tour validator) and
+//! [`queens`] (N-Queens: the reference search, constellations, unique
+//! solutions). The host (`knights`) and the RTL's tests build on it.
 
 pub mod board;
-pub mod moves;
-pub mod parallel;
 pub mod queens;
-pub mod search;
+pub mod run;
 pub mod symmetry;
-pub mod validate;
+pub mod tours;
 
 pub use board::{BoardSize, Square};
-pub use search::{Goal, MoveOrder, Outcome, SearchSpec, Searcher, Status};
+pub use run::{Flow, Goal, Status};

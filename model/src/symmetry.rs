@@ -56,8 +56,9 @@ pub fn start_classes(board: BoardSize) -> Vec<StartClass> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::is_knight_move;
-    use crate::search::{Goal, SearchSpec, Searcher};
+    use crate::run::Goal;
+    use crate::tours::moves::is_knight_move;
+    use crate::tours::{SearchSpec, Searcher};
 
     fn count(board: BoardSize, start: Square) -> u64 {
         let searcher = Searcher::new(SearchSpec::exhaustive(board, start, false)).unwrap();

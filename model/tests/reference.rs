@@ -2,10 +2,11 @@
 //! versus count, one thread versus many, prefix jobs versus one search), and
 //! against the independent tour validator.
 
-use knights_model::parallel::{self, PrefixJobs};
-use knights_model::search::{Flow, Observer, TourList};
-use knights_model::validate::check_tour;
-use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square, Status};
+use knights_model::tours::parallel::{self, PrefixJobs};
+use knights_model::tours::validate::check_tour;
+use knights_model::tours::{MoveOrder, Outcome, SearchSpec, Searcher};
+use knights_model::tours::{Observer, TourList};
+use knights_model::{BoardSize, Flow, Goal, Square, Status};
 
 fn spec(board: &str, start: &str, closed: bool, order: MoveOrder) -> SearchSpec {
     SearchSpec { order, ..SearchSpec::exhaustive(board.parse().unwrap(), start.parse().unwrap(), closed) }

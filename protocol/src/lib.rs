@@ -19,6 +19,7 @@ pub mod codec;
 pub mod crc;
 #[cfg(feature = "alloc")]
 pub mod decoder;
+pub mod design;
 
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;

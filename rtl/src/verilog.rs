@@ -1,14 +1,16 @@
-//! Emitting the engine, or the whole accelerator, as Verilog for a chosen
-//! largest board.
+//! Emitting a build's accelerator ([`accelerator_verilog`], from its
+//! [`Design`]), or one bare wide engine, as Verilog.
 
+use knights_protocol::design::{Design, EngineKind};
 use rust_hdl::prelude::*;
 
-use crate::accelerator::{Accelerator, Features, LinkSettings};
-use crate::compact::accelerator::CompactAccelerator;
-use crate::compact::CompactWidths;
-use crate::engine::Engine;
-use crate::geometry::Geometry;
-use crate::queens::accelerator::QueensAccelerator;
+use crate::platform::{Accelerator, LinkSettings};
+use crate::queens::bank::QueensBank;
+use crate::tours::common::geometry::Geometry;
+use crate::tours::compact::bank::CompactBank;
+use crate::tours::compact::CompactWidths;
+use crate::tours::wide::bank::WideBank;
+use crate::tours::wide::Engine;
 
 /// Calls `$build` with the const parameters `(squares, bits)` of the
 /// instance for `$area`, or gives `None` when the crate has none.
@@ -40,18 +42,41 @@ pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
     for_area!(max_width * max_height, engine)
 }
 
-/// The accelerator's Verilog (top module `top`: UART pins, LEDs, `engines`
-/// engines, with `features`) for boards up to `max_width` × `max_height`.
-pub fn accelerator_verilog(
+/// A build's accelerator as Verilog (top module `top`: UART pins, LEDs and
+/// the engines), or `None` when the crate has no instance of its kind for
+/// its largest board (see [`SUPPORTED_AREAS`], [`QUEENS_SIZES`],
+/// [`COMPACT_WIDTHS`]).
+pub fn accelerator_verilog(design: &Design) -> Option<String> {
+    accelerator_verilog_with(design, LinkSettings::new(design.clock_hz, design.baud))
+}
+
+/// As [`accelerator_verilog`], with the link's settings given (a shorter
+/// frame timeout, say, for fuzzing the link), not derived from the
+/// design's clock and baud rate.
+pub fn accelerator_verilog_with(design: &Design, link: LinkSettings) -> Option<String> {
+    let (width, height) = (usize::from(design.max_width), usize::from(design.max_height));
+    let engines = usize::from(design.engines);
+    match design.kind {
+        EngineKind::Wide => wide_accelerator_verilog(width, height, engines, design.features.warnsdorff, link),
+        EngineKind::Compact => compact_accelerator_verilog(width, height, engines, link),
+        EngineKind::Queens if width == height => {
+            queens_accelerator_verilog(width, engines, link, design.features.constellations)
+        }
+        EngineKind::Queens => None,
+    }
+}
+
+/// The wide accelerator for boards up to `max_width` × `max_height`.
+fn wide_accelerator_verilog(
     max_width: usize,
     max_height: usize,
     engines: usize,
-    features: Features,
+    warnsdorff: bool,
     link: LinkSettings,
 ) -> Option<String> {
     macro_rules! accelerator {
         ($squares:literal, $bits:literal) => {
-            emit(Accelerator::<$squares, $bits>::new(max_width, max_height, engines, features, link))
+            emit(Accelerator::new(WideBank::<$squares, $bits>::new(max_width, max_height, engines, warnsdorff), link))
         };
     }
     for_area!(max_width * max_height, accelerator)
@@ -61,11 +86,10 @@ pub fn accelerator_verilog(
 /// one of these.
 pub const QUEENS_SIZES: [usize; 11] = [8, 10, 12, 14, 15, 16, 17, 18, 20, 24, 32];
 
-/// The N-Queens accelerator's Verilog (top module `top`) for boards up to
-/// `max_n` queens with `engines` searches (two to a pipeline), or `None`
-/// when that N has no instance; with `constellations`, the generator of
-/// constellation jobs.
-pub fn queens_accelerator_verilog(
+/// The N-Queens accelerator for boards up to `max_n` queens with `engines`
+/// searches (two to a pipeline), or `None` when that N has no instance;
+/// with `constellations`, the generator of constellation jobs.
+fn queens_accelerator_verilog(
     max_n: usize,
     engines: usize,
     link: LinkSettings,
@@ -74,7 +98,7 @@ pub fn queens_accelerator_verilog(
     macro_rules! sizes {
         ($(($n:literal, $address_bits:literal)),*) => {
             match max_n {
-                $($n => Some(emit(QueensAccelerator::<$n, { 4 * $n }, $address_bits>::new(engines, link, constellations))),)*
+                $($n => Some(emit(Accelerator::new(QueensBank::<$n, { 4 * $n }, $address_bits>::new(engines, constellations), link))),)*
                 _ => None,
             }
         };
@@ -121,10 +145,10 @@ macro_rules! for_compact_widths {
     }};
 }
 
-/// The compact accelerator's Verilog (top module `top`: `engines` compact
-/// engines) for boards up to `max_width` × `max_height`, or `None` when
-/// the crate has no instance for that board (see [`COMPACT_WIDTHS`]).
-pub fn compact_accelerator_verilog(
+/// The compact accelerator for boards up to `max_width` × `max_height`, or
+/// `None` when the crate has no instance for that board (see
+/// [`COMPACT_WIDTHS`]).
+fn compact_accelerator_verilog(
     max_width: usize,
     max_height: usize,
     engines: usize,
@@ -132,7 +156,7 @@ pub fn compact_accelerator_verilog(
 ) -> Option<String> {
     macro_rules! accelerator {
         ($ab:literal, $cb:literal, $lb:literal, $tb:literal) => {
-            emit(CompactAccelerator::<$ab, $cb, $lb, $tb>::new(max_width, max_height, engines, link))
+            emit(Accelerator::new(CompactBank::<$ab, $cb, $lb, $tb>::new(max_width, max_height, engines), link))
         };
     }
     for_compact_widths!(CompactWidths::new(Geometry::new(max_width, max_height)), accelerator)
@@ -147,7 +171,7 @@ pub fn compact_accelerator_verilog(
 /// choice's path to the next read's address: the iCEBreaker's clock fell
 /// from 14.6 to 11.3 MHz. The banks never need it: a read in a clock that
 /// writes the same cell is an unvisit's, whose read data goes unused (see
-/// [`crate::compact`]'s `BoardCells`). Verilator and the simulators keep the
+/// [`crate::tours::compact`]'s `BoardCells`). Verilator and the simulators keep the
 /// Verilog's meaning.
 fn with_memory_attributes(verilog: &str, module_part: &str, attributes: &str) -> String {
     let mut out = String::with_capacity(verilog.len() + 64);

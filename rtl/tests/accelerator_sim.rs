@@ -5,18 +5,21 @@
 
 use std::sync::{Arc, Mutex};
 
-use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
+use knights_model::tours::{MoveOrder, Outcome, SearchSpec, Searcher};
+
+use knights_model::{BoardSize, Goal, Square};
 use knights_protocol::codec::{Command, ErrorCode, Response, SolveRequest};
 use knights_protocol::decoder::FrameDecoder;
 use knights_protocol::{command, status};
-use knights_rtl::accelerator::{Accelerator, Features, LinkSettings};
+use knights_rtl::platform::{Accelerator, LinkSettings};
+use knights_rtl::tours::wide::bank::WideBank;
 use rust_hdl::prelude::*;
 
 const MAX: (usize, usize) = (4, 3);
 
 /// Sends `commands` back to back to a one-engine 4x3 accelerator and returns
 /// every frame it sends within `clocks`.
-fn converse(features: Features, commands: &[Command], clocks: usize) -> Vec<Response> {
+fn converse(warnsdorff: bool, commands: &[Command], clocks: usize) -> Vec<Response> {
     let link = LinkSettings::simulation();
     let bit = link.clocks_per_bit() as usize;
     // The line the host drives: idle high, then each byte as a start bit,
@@ -24,17 +27,17 @@ fn converse(features: Features, commands: &[Command], clocks: usize) -> Vec<Resp
     let mut rx = vec![true; 4 * bit];
     for byte in commands.iter().flat_map(|c| c.encode()) {
         let bits = std::iter::once(false).chain((0..8).map(|b| byte >> b & 1 == 1)).chain(std::iter::once(true));
-        rx.extend(bits.flat_map(|level| std::iter::repeat(level).take(bit)));
+        rx.extend(bits.flat_map(|level| std::iter::repeat_n(level, bit)));
     }
     rx.resize(rx.len().max(clocks), true);
 
-    let mut uut = Accelerator::<12, 4>::new(MAX.0, MAX.1, 1, features, link);
+    let mut uut = Accelerator::new(WideBank::<12, 4>::new(MAX.0, MAX.1, 1, warnsdorff), link);
     uut.connect_all();
     let tx = Arc::new(Mutex::new(Vec::with_capacity(rx.len())));
     let seen = tx.clone();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<Accelerator<12, 4>>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<Accelerator<12, 4>>| {
+    sim.add_clock(5, |x: &mut Box<Accelerator<WideBank<12, 4>>>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<Accelerator<WideBank<12, 4>>>| {
         let mut x = sim.init()?;
         for &level in &rx {
             x.uart_rx.next = level;
@@ -100,7 +103,7 @@ fn outcome(answers: &[Response]) -> (u8, u64) {
 #[test]
 fn a_build_without_warnsdorff_says_so_and_refuses_it() {
     let commands = [Command::Identify, first_tour(MoveOrder::Warnsdorff), first_tour(MoveOrder::Fixed)];
-    let answers = converse(Features { warnsdorff: false, constellations: false }, &commands, 10_000);
+    let answers = converse(false, &commands, 10_000);
     let Some(Response::Identity(identity)) = answers.first() else { panic!("IDENTITY first: {answers:?}") };
     assert!(!identity.warnsdorff && identity.prune, "{identity:?}");
     assert_eq!(
@@ -116,7 +119,7 @@ fn a_build_without_warnsdorff_says_so_and_refuses_it() {
 
 #[test]
 fn a_build_with_warnsdorff_says_so_and_runs_it() {
-    let answers = converse(Features::ALL, &[Command::Identify, first_tour(MoveOrder::Warnsdorff)], 10_000);
+    let answers = converse(true, &[Command::Identify, first_tour(MoveOrder::Warnsdorff)], 10_000);
     let Some(Response::Identity(identity)) = answers.first() else { panic!("IDENTITY first: {answers:?}") };
     assert!(identity.warnsdorff && identity.prune, "{identity:?}");
     assert_eq!(answers.get(1), Some(&Response::Ack { command: command::SOLVE }), "{answers:?}");

@@ -5,14 +5,15 @@
 
 use std::sync::{Arc, Mutex};
 
-use knights_model::moves::path_moves;
-use knights_model::search::TourList;
-use knights_model::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
+use knights_model::tours::moves::path_moves;
+use knights_model::tours::TourList;
+use knights_model::tours::{MoveOrder, SearchSpec, Searcher};
+use knights_model::{BoardSize, Goal, Square};
 use knights_protocol::codec::{MovePath, SolveRequest};
-use knights_rtl::compact::CompactEngine;
-use knights_rtl::engine::JobRole;
 use knights_rtl::platform::job_queue::JobQueue;
+use knights_rtl::platform::JobRole;
 use knights_rtl::platform::{engine_bit, MAX_ENGINES};
+use knights_rtl::tours::compact::CompactEngine;
 use rust_hdl::prelude::*;
 
 /// What the engine put out, as the accelerator would see it.

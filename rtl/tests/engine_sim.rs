@@ -3,11 +3,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use knights_model::moves::path_moves;
-use knights_model::search::TourList;
-use knights_model::{BoardSize, Goal, MoveOrder, Outcome, SearchSpec, Searcher, Square};
+use knights_model::tours::moves::path_moves;
+use knights_model::tours::TourList;
+use knights_model::tours::{MoveOrder, Outcome, SearchSpec, Searcher};
+use knights_model::{BoardSize, Goal, Square};
 use knights_protocol::codec::{MovePath, SolveRequest};
-use knights_rtl::engine::{Engine, JobRole};
+use knights_rtl::platform::JobRole;
+use knights_rtl::tours::wide::Engine;
 use rust_hdl::prelude::*;
 
 /// What the engine put out: the tours it streamed, the tours and nodes it
@@ -223,7 +225,7 @@ fn an_engine_built_without_warnsdorff_searches_in_the_fixed_order() {
 fn prefix_jobs_cover_the_tree_exactly() {
     let spec = spec("4x3", "a1", false);
     let whole = reference(spec, Goal::CountAll).0;
-    let jobs = knights_model::parallel::PrefixJobs::split(&spec, 4);
+    let jobs = knights_model::tours::parallel::PrefixJobs::split(&spec, 4);
     let searcher = Searcher::new(spec).unwrap();
     let (mut tours, mut nodes) = (0, jobs.nodes_above);
     for prefix in &jobs.prefixes {
@@ -268,7 +270,7 @@ fn pruning_matches_the_reference_node_for_node() {
     }
     let spec = SearchSpec { prune: true, ..spec("5x4", "a1", false) };
     let searcher = Searcher::new(spec).unwrap();
-    for prefix in &knights_model::parallel::PrefixJobs::split(&spec, 4).prefixes {
+    for prefix in &knights_model::tours::parallel::PrefixJobs::split(&spec, 4).prefixes {
         let expected = searcher.run_from(prefix, Goal::CountAll, &mut TourList::default()).unwrap();
         let run = simulate_from::<20, 5>((5, 4), spec, &prefix[1..], Goal::CountAll, 0);
         assert_eq!((run.tour_count, run.nodes), (expected.tours, expected.nodes), "{prefix:?}");

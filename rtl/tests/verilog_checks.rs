@@ -5,11 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use knights_rtl::accelerator::{Features, LinkSettings};
-use knights_rtl::verilog::{
-    accelerator_verilog, compact_accelerator_verilog, engine_verilog, for_verilator, queens_accelerator_verilog,
-    SUPPORTED_AREAS,
-};
+use knights_protocol::design::{Design, EngineKind, Features};
+use knights_rtl::verilog::{accelerator_verilog, engine_verilog, for_verilator, SUPPORTED_AREAS};
+
+/// A design of `kind` at 12 MHz and 115,200 baud.
+fn design(kind: EngineKind, max_width: u16, max_height: u16, engines: u16, features: Features) -> Design {
+    Design { kind, max_width, max_height, engines, features, clock_hz: 12_000_000, baud: 115_200 }
+}
 
 fn write_verilog(name: &str, verilog: String) -> PathBuf {
     assert!(verilog.contains("module top("));
@@ -29,11 +31,13 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 /// end) and a backtrack (the child), each use reading only some of them.
 /// The compact engine reads the board's size from its sweep, not from the
 /// request; a cell's bit 0 picks its bank (the rest is the bank's address);
+/// an unvisit's picks read only the moves of their bank;
 /// a frame is 13 bits of a 16-bit RAM word. An N-Queens solver reads only N
 /// of the arguments (the accelerator reads the rest once for all solvers)
 /// and no path (QUEENS carries none); with an odd number of searches, the
 /// last solver's second has a spare machine, never started, whose outputs
-/// go nowhere. The waivers name those signals.
+/// go nowhere, and a machine built without the generator of constellation
+/// jobs reads nothing of its feed. The waivers name those signals.
 fn lint_waivers(test: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("knights-waivers-{test}-{}.vlt", std::process::id()));
     std::fs::write(
@@ -58,8 +62,11 @@ fn lint_waivers(test: &str) -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*knight$reach*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'request$width'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'request$height'*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'odd_cell'?0]*\"\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'even_cell'?0]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*odd_cell'?0]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*even_cell'?0]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'odd_pending'*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'even_pending'*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'generator_*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'own$read_data'?15:13]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$arguments'?39:8]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$path'\"\n\
@@ -114,10 +121,10 @@ fn verilog_lints_clean_and_passes_yosys_check() {
     for (width, height, engines, features) in
         [(8, 8, 1, Features::ALL), (5, 4, 3, without_warnsdorff), (16, 16, 1, Features::ALL)]
     {
-        let engine = engine_verilog(width, height).expect("supported size");
+        let engine = engine_verilog(usize::from(width), usize::from(height)).expect("supported size");
         check(&write_verilog(&format!("engine-{width}x{height}"), engine), &waivers);
-        let link = LinkSettings::new(12_000_000, 115_200);
-        let accelerator = accelerator_verilog(width, height, engines, features, link).expect("supported size");
+        let accelerator =
+            accelerator_verilog(&design(EngineKind::Wide, width, height, engines, features)).expect("supported size");
         check(&write_verilog(&format!("accelerator-{width}x{height}x{engines}"), accelerator), &waivers);
     }
     std::fs::remove_file(&waivers).unwrap();
@@ -129,11 +136,11 @@ fn verilog_lints_clean_and_passes_yosys_check() {
 fn compact_verilog_lints_clean_and_passes_yosys_check() {
     let waivers = lint_waivers("compact");
     for (width, height, engines) in [(8, 8, 1), (32, 32, 2)] {
-        let link = LinkSettings::new(12_000_000, 115_200);
-        let accelerator = compact_accelerator_verilog(width, height, engines, link).expect("supported size");
+        let accelerator = accelerator_verilog(&design(EngineKind::Compact, width, height, engines, Features::ALL))
+            .expect("supported size");
         // Only the cell banks (two an engine) read nothing that matters in
         // a clock that writes the same cell.
-        assert_eq!(accelerator.matches("(* no_rw_check *)").count(), 2 * engines);
+        assert_eq!(accelerator.matches("(* no_rw_check *)").count(), 2 * usize::from(engines));
         check(&write_verilog(&format!("compact-{width}x{height}x{engines}"), accelerator), &waivers);
     }
     std::fs::remove_file(&waivers).unwrap();
@@ -146,11 +153,12 @@ fn compact_verilog_lints_clean_and_passes_yosys_check() {
 fn queens_verilog_lints_clean_and_passes_yosys_check() {
     let waivers = lint_waivers("queens");
     for (n, searches) in [(15, 4), (32, 3)] {
-        let link = LinkSettings::new(12_000_000, 115_200);
-        let accelerator = queens_accelerator_verilog(n, searches, link, false).expect("supported size");
+        let without_generator = Features { warnsdorff: false, constellations: false };
+        let accelerator = accelerator_verilog(&design(EngineKind::Queens, n, n, searches, without_generator))
+            .expect("supported size");
         // Each solver's stack and its queens' RAM, and nothing else, need
         // no read-during-write logic; the stack is in block RAM.
-        let solvers = searches.div_ceil(2);
+        let solvers = usize::from(searches).div_ceil(2);
         assert_eq!(accelerator.matches("(* no_rw_check, ram_style = \"block\" *)").count(), solvers);
         assert_eq!(accelerator.matches("(* no_rw_check *)").count(), solvers);
         check(&write_verilog(&format!("queens-{n}x{searches}"), accelerator), &waivers);

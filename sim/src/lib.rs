@@ -19,18 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 include!("recipe.rs");
 
-/// Parameters of a simulated build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Build {
-    pub max_width: u16,
-    pub max_height: u16,
-    /// Search engines sharing a search.
-    pub engines: usize,
-    /// The clock the build models (for engine time from cycles).
-    pub clock_hz: u64,
-    /// Clocks per UART bit.
-    pub clocks_per_bit: u32,
-}
+pub use knights_protocol::design::Design;
 
 include!(concat!(env!("OUT_DIR"), "/build_settings.rs"));
 
@@ -72,10 +61,11 @@ struct EntryPoints {
     trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> i32,
 }
 
-/// A verilated accelerator: its entry points and the build it models.
+/// A verilated accelerator: its entry points and the design it models (its
+/// clock gives engine time from cycles, its baud rate the UART's bit time).
 pub struct Model {
     entry: EntryPoints,
-    build: Build,
+    design: Design,
     // Keeps a loaded model's code mapped while boards use it.
     _library: Option<libloading::Library>,
 }
@@ -100,13 +90,13 @@ impl Model {
                     framing_errors: ksb_framing_errors,
                     trace_open: ksb_trace_open,
                 };
-                Arc::new(Model { entry, build: BUILD, _library: None })
+                Arc::new(Model { entry, design: DESIGN, _library: None })
             })
             .clone()
     }
 
-    /// A model [`build_model`] made, modelling `build`.
-    pub fn load(library: &Path, build: Build) -> Result<Arc<Model>, libloading::Error> {
+    /// A model [`build_model`] made, modelling `design`.
+    pub fn load(library: &Path, design: Design) -> Result<Arc<Model>, libloading::Error> {
         // SAFETY: the library is one build_model made from this crate's
         // shim, so each symbol has the signature it is read as, and the
         // library stays loaded as long as the model (and every board on it).
@@ -125,12 +115,12 @@ impl Model {
                 framing_errors: *library.get(b"ksb_framing_errors\0")?,
                 trace_open: *library.get(b"ksb_trace_open\0")?,
             };
-            Ok(Arc::new(Model { entry, build, _library: Some(library) }))
+            Ok(Arc::new(Model { entry, design, _library: Some(library) }))
         }
     }
 
-    pub fn build(&self) -> Build {
-        self.build
+    pub fn design(&self) -> Design {
+        self.design
     }
 }
 
@@ -219,13 +209,14 @@ impl SimulatedBoard {
 
     /// A board running `model`.
     pub fn on(model: Arc<Model>) -> Self {
-        let raw = unsafe { (model.entry.new)(model.build.clocks_per_bit) };
+        let clocks_per_bit = u32::try_from(model.design.clocks_per_bit()).expect("a UART bit under 2^32 clocks");
+        let raw = unsafe { (model.entry.new)(clocks_per_bit) };
         SimulatedBoard { raw, model }
     }
 
-    /// The build this board models.
-    pub fn build(&self) -> Build {
-        self.model.build
+    /// The design this board models.
+    pub fn design(&self) -> Design {
+        self.model.design
     }
 
     /// Queues bytes to be sent to the board's UART (they go out as the

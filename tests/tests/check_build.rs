@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use knights::bitstream::{self, BuildOptions, Phase, Watch};
-use knights::boards;
 use knights::check_build;
+use knights::fpga::bitstream::{self, BuildOptions, Phase, Watch};
+use knights::fpga::boards;
 
 /// The iCEBreaker build CI made (`scripts/bitstreams.sh`, build/icebreaker),
 /// else one made here (about a minute of yosys and nextpnr).

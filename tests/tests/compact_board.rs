@@ -11,22 +11,26 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use knights::device::{CpuDevice, Device, Report, Sink};
-use knights::error::DeviceError;
+use knights::device::error::{DeviceError, LinkError};
+use knights::device::{CpuDevice, Report};
+use knights::link::proto::MAX_SPLIT_LEVEL;
+use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
-use knights::parallel::PrefixJobs;
-use knights::proto::MAX_SPLIT_LEVEL;
-use knights::query::{check_query, Query};
-use knights::search::Flow;
-use knights::transport::SimTransport;
-use knights::validate::check_tour;
-use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square};
+use knights::tours::query::{check_query, Query};
+use knights::tours::{TourDevice, TourSink};
+use knights_model::tours::parallel::PrefixJobs;
+use knights_model::tours::validate::check_tour;
+use knights_model::tours::{MoveOrder, SearchSpec, Searcher};
+use knights_model::Flow;
+use knights_model::{BoardSize, Goal, Square};
 use knights_sim::{Model, SimulatedBoard};
 
 /// The default compact build's model, made (or found in the cache) once.
 fn model() -> std::sync::Arc<Model> {
     static MODEL: OnceLock<std::sync::Arc<Model>> = OnceLock::new();
-    MODEL.get_or_init(|| knights::board_sim::default_compact(false, &mut |line| eprintln!("{line}")).unwrap()).clone()
+    MODEL
+        .get_or_init(|| knights::fpga::board_sim::default_compact(false, &mut |line| eprintln!("{line}")).unwrap())
+        .clone()
 }
 
 fn device() -> LinkedDevice<SimTransport> {
@@ -37,7 +41,7 @@ fn device() -> LinkedDevice<SimTransport> {
 #[derive(Default)]
 struct Tours(Vec<Vec<Square>>);
 
-impl Sink for Tours {
+impl TourSink for Tours {
     fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
         self.0.push(tour.to_vec());
         Ok(())
@@ -66,7 +70,7 @@ fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal
         let mut tours = Tours::default();
         device.set_split(split);
         let got = device.search(&spec, goal, &mut tours).unwrap();
-        assert_eq!(got.outcome, expected, "{what}, split {split:?}");
+        assert_eq!(got.tour_outcome(), expected, "{what}, split {split:?}");
         if let Goal::First(_) = goal {
             assert_eq!(tours.0, expected_tours, "{what}");
         }
@@ -92,9 +96,9 @@ fn every_start_on_5x5_counts_exactly() {
     let (mut open, mut unpruned) = (0, 0);
     for start in board.squares() {
         let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: true };
-        open += compare(&mut device, spec, Goal::CountAll).outcome.tours;
+        open += compare(&mut device, spec, Goal::CountAll).found;
         if start.index(board) % 6 == 0 {
-            unpruned += compare(&mut device, SearchSpec { prune: false, ..spec }, Goal::CountAll).outcome.tours;
+            unpruned += compare(&mut device, SearchSpec { prune: false, ..spec }, Goal::CountAll).found;
         }
     }
     assert_eq!(open, 1728);
@@ -116,14 +120,14 @@ fn rectangles_count_exactly() {
 #[test]
 fn closed_tours_count_exactly() {
     let mut device = device();
-    assert_eq!(compare(&mut device, pruned("6x5", "a1", true), Goal::CountAll).outcome.tours, 16);
-    assert_eq!(compare(&mut device, pruned("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
+    assert_eq!(compare(&mut device, pruned("6x5", "a1", true), Goal::CountAll).found, 16);
+    assert_eq!(compare(&mut device, pruned("3x8", "a1", true), Goal::CountAll).found, 0);
     let warnsdorff = SearchSpec { order: MoveOrder::Warnsdorff, ..pruned("6x5", "b1", true) };
     compare(&mut device, warnsdorff, Goal::CountAll);
     // 9,862 closed tours of 6x6 (OEIS A001230), each found in both
     // directions from a1.
     let report = compare(&mut device, pruned("6", "a1", true), Goal::CountAll);
-    assert_eq!(report.outcome.tours, 19_724);
+    assert_eq!(report.found, 19_724);
 }
 
 #[test]
@@ -145,7 +149,7 @@ fn first_k_on_all_engines_sends_k_valid_tours_and_stops() {
         let (expected, _) = reference(spec, Goal::First(k));
         let mut tours = Tours::default();
         let report = device.search(&spec, Goal::First(k), &mut tours).unwrap();
-        assert_eq!((report.outcome.tours, report.outcome.status), (expected.tours, expected.status));
+        assert_eq!((report.found, report.status), (expected.tours, expected.status));
         assert!(report.engines.unwrap().split_level > 0);
         for tour in &tours.0 {
             check_tour(spec.board, spec.start, spec.closed, tour).unwrap();
@@ -166,7 +170,7 @@ fn warnsdorff_first_tours_on_16x16_and_32x32() {
         for start in starts {
             let spec = SearchSpec { order: MoveOrder::Warnsdorff, ..pruned(board, start, false) };
             let report = compare(&mut device, spec, Goal::First(1));
-            assert_eq!(report.outcome.tours, 1, "{board} from {start}");
+            assert_eq!(report.found, 1, "{board} from {start}");
         }
     }
     let closed = SearchSpec { order: MoveOrder::Warnsdorff, ..pruned("12", "a1", true) };
@@ -182,7 +186,7 @@ fn every_split_level_counts_exactly() {
         for level in (1..=MAX_SPLIT_LEVEL).chain([spec.board.area() as u8 - 1]) {
             device.set_split(Some(level));
             let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-            assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
+            assert_eq!(report.tour_outcome(), expected, "{board} closed={closed} split at level {level}");
         }
     }
     device.set_split(None);
@@ -203,11 +207,11 @@ fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
         let cut = PrefixJobs::split(&spec, min_jobs);
         let (mut tours, mut nodes) = (0, cut.nodes_above);
         for path in &cut.prefixes {
-            let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+            let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().tour_outcome();
             for split in [None, Some(path.len() as u8 + 1), Some(0)] {
                 device.set_split(split);
                 let report = device.count_from(&spec, path, &mut Tours::default()).unwrap();
-                assert_eq!(report.outcome, expected, "{} below {path:?}, split {split:?}", spec.board);
+                assert_eq!(report.tour_outcome(), expected, "{} below {path:?}, split {split:?}", spec.board);
             }
             tours += expected.tours;
             nodes += expected.nodes;
@@ -218,9 +222,9 @@ fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
     let spec = pruned("6", "a1", false);
     let (_, first) = Searcher::new(spec).unwrap().tours(Goal::First(1));
     let path = &first[0][..17];
-    let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+    let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().tour_outcome();
     device.set_split(Some(0));
-    assert_eq!(device.count_from(&spec, path, &mut Tours::default()).unwrap().outcome, expected);
+    assert_eq!(device.count_from(&spec, path, &mut Tours::default()).unwrap().tour_outcome(), expected);
     device.set_split(None);
 }
 
@@ -234,8 +238,8 @@ fn a_node_takes_a_few_clocks_and_engines_share_a_count() {
     let alone = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
     device.set_split(Some(9));
     let shared = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-    assert_eq!(alone.outcome, shared.outcome);
-    let per_node = alone.cycles.unwrap() as f64 / alone.outcome.nodes as f64;
+    assert_eq!(alone.tour_outcome(), shared.tour_outcome());
+    let per_node = alone.cycles.unwrap() as f64 / alone.nodes as f64;
     assert!((2.0..8.0).contains(&per_node), "{per_node} cycles per node");
     let engines = shared.engines.unwrap();
     assert_eq!(engines.engines, 4);
@@ -255,9 +259,9 @@ fn a_board_past_the_build_is_refused_with_its_limit_and_the_builds_that_take_it(
     let error = check_query(&device, &query).unwrap_err();
     let text = error.to_string();
     assert!(text.contains("33x8") && text.contains("1 to 32 files"), "{text}");
-    assert!(text.contains("--device cpu"), "no build takes it: {text}");
+    assert!(text.contains("the CPU device does"), "no build takes it: {text}");
     // The device refuses it too, if asked anyway.
     let mut device = device;
     let refused = device.search(&query.spec, query.goal, &mut Tours::default()).unwrap_err();
-    assert!(matches!(refused, DeviceError::Refused { .. }), "{refused}");
+    assert!(matches!(refused, DeviceError::Link(LinkError::Refused { .. })), "{refused}");
 }

@@ -5,13 +5,14 @@
 
 use std::time::Duration;
 
+use knights::fpga::link_fuzz;
+use knights::link::proto::{self, code, crc16, frame, Command, ErrorCode, Response, SolveRequest};
+use knights::link::transport::{SimTransport, Transport};
 use knights::link::{Link, LinkedDevice};
-use knights::link_fuzz;
-use knights::proto::{self, code, crc16, frame, Command, ErrorCode, Response, SolveRequest};
-use knights::query::{self, Query};
-use knights::search::Flow;
-use knights::transport::{SimTransport, Transport};
-use knights::{Goal, MoveOrder, SearchSpec, Status};
+use knights::tours::query::{self, Query};
+use knights_model::tours::{MoveOrder, SearchSpec};
+use knights_model::Flow;
+use knights_model::{Goal, Status};
 
 /// Longer than the device's frame timeout (10 ms of board time).
 const QUIET: Duration = Duration::from_millis(20);
@@ -60,7 +61,7 @@ fn solve(width: u8, height: u8, file: u8, rank: u8, count: bool) -> SolveRequest
         limit: 1,
         split: 0,
         engines: 0,
-        path: knights::proto::MovePath::EMPTY,
+        path: knights::link::proto::MovePath::EMPTY,
     }
 }
 
@@ -181,7 +182,7 @@ fn a_second_solve_is_refused_while_busy_and_abort_returns_to_idle() {
 #[test]
 fn all_304_tours_of_5x5_arrive_through_the_uart_once_each() {
     let device = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap();
-    let mut device: Box<dyn knights::device::Device> = Box::new(device);
+    let mut device: Box<dyn knights::tours::TourDevice> = Box::new(device);
     let spec = SearchSpec {
         board: "5".parse().unwrap(),
         start: "a1".parse().unwrap(),

@@ -11,16 +11,19 @@ use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
-use knights::device::{CpuDevice, Device};
-use knights::error::DeviceError;
+use knights::device::error::{DeviceError, LinkError};
+use knights::device::CpuDevice;
+use knights::link::proto::{Command, SolveRequest};
+use knights::link::transport::Transport;
+use knights::link::transport::{serve_simulated_board, SerialTransport};
 use knights::link::LinkedDevice;
-use knights::proto::{Command, SolveRequest};
-use knights::query::{self, Query};
-use knights::search::{Flow, TourList};
-use knights::transport::Transport;
-use knights::transport::{serve_simulated_board, SerialTransport};
-use knights::whole_board;
-use knights::{Goal, SearchSpec, Searcher, Status};
+use knights::tours::query::{self, Query};
+use knights::tours::whole_board;
+use knights::tours::TourDevice;
+use knights_model::tours::TourList;
+use knights_model::tours::{SearchSpec, Searcher};
+use knights_model::Flow;
+use knights_model::{Goal, Status};
 use knights_sim::SimulatedBoard;
 use serialport::SerialPort;
 
@@ -64,7 +67,7 @@ impl Drop for Served {
     }
 }
 
-fn run(device: &mut dyn Device, spec: SearchSpec, goal: Goal) -> query::Answer {
+fn run(device: &mut dyn TourDevice, spec: SearchSpec, goal: Goal) -> query::Answer {
     query::run(device, Query { spec, goal }, &mut |_, _| Flow::Continue).unwrap()
 }
 
@@ -107,7 +110,7 @@ fn a_half_sent_frame_left_on_the_port_does_not_spoil_the_next_run() {
         limit: 0,
         split: 0,
         engines: 0,
-        path: knights::proto::MovePath::EMPTY,
+        path: knights::link::proto::MovePath::EMPTY,
     };
     let mut killed = SerialTransport::open(&served.path, 3_000_000).unwrap();
     killed.write_all(&Command::Solve(request).encode()[..7]).unwrap();
@@ -135,7 +138,7 @@ fn a_silent_port_times_out_with_a_clear_error() {
     let path = slave.name().unwrap();
     let port = SerialTransport::open(&path, 115_200).unwrap();
     let error = LinkedDevice::connect("board", port, Duration::from_millis(300)).err().unwrap();
-    assert!(matches!(error, DeviceError::NoAnswer { .. }), "{error}");
+    assert!(matches!(error, DeviceError::Link(LinkError::NoAnswer { .. })), "{error}");
     let message = error.to_string();
     assert!(message.contains("no answer from") && message.contains("baud rate"), "{message}");
 }
@@ -148,7 +151,10 @@ fn a_vanished_board_is_a_clear_error() {
     let spec = spec("5", "a1", false);
     let error =
         query::run(&mut device, Query { spec, goal: Goal::CountAll }, &mut |_, _| Flow::Continue).err().unwrap();
-    assert!(matches!(error, DeviceError::LinkLost { .. } | DeviceError::Timeout { .. }), "{error}");
+    assert!(
+        matches!(error, DeviceError::Link(LinkError::Lost { .. }) | DeviceError::Link(LinkError::Timeout { .. })),
+        "{error}"
+    );
     let message = error.to_string();
     assert!(message.contains("unplugged"), "{message}");
 }
@@ -159,11 +165,12 @@ fn a_vanished_board_is_a_clear_error() {
 #[test]
 fn three_boards_share_a_count_and_one_unplugged_mid_count_loses_nothing() {
     let served: Vec<Served> = (0..3).map(|_| Served::start()).collect();
-    let devices: Vec<Box<dyn Device + Send>> = served
+    let devices: Vec<Box<dyn TourDevice + Send>> = served
         .iter()
         .map(|s| {
             let port = SerialTransport::open(&s.path, 3_000_000).unwrap();
-            Box::new(LinkedDevice::connect("board", port, Duration::from_secs(60)).unwrap()) as Box<dyn Device + Send>
+            Box::new(LinkedDevice::connect("board", port, Duration::from_secs(60)).unwrap())
+                as Box<dyn TourDevice + Send>
         })
         .collect();
     let unplugged = &served[1].running;

@@ -6,16 +6,18 @@
 
 use std::time::Duration;
 
-use knights::board_sim;
-use knights::device::{CpuDevice, Device, Problem, QueensSink};
-use knights::error::DeviceError;
+use knights::device::error::{DeviceError, RequestError};
+use knights::device::{CpuDevice, Problem};
+use knights::fpga::board_sim;
+use knights::link::proto::{Command, ErrorCode, QueensRequest, Response};
+use knights::link::transport::{SimTransport, Transport};
 use knights::link::{Link, LinkedDevice};
-use knights::proto::{Command, ErrorCode, QueensRequest, Response};
-use knights::queens::{QueensSearch, QueensSpec};
-use knights::queens_query::{self, QueensAnswer, QueensQuery};
-use knights::search::Flow;
-use knights::transport::{SimTransport, Transport};
-use knights::{Goal, Status};
+use knights::queens::query::{self as queens_query, QueensAnswer, QueensQuery};
+use knights::queens::{QueensDevice, QueensSink};
+use knights::tours::{TourDevice, TourSink};
+use knights_model::queens::{QueensSearch, QueensSpec};
+use knights_model::Flow;
+use knights_model::{Goal, Status};
 
 fn queens_board() -> LinkedDevice<SimTransport> {
     let model = board_sim::default_queens(false, &mut |line| eprintln!("{line}")).unwrap();
@@ -23,7 +25,7 @@ fn queens_board() -> LinkedDevice<SimTransport> {
     LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
 }
 
-fn run(device: &mut dyn Device, n: u8, goal: Goal, mirror: bool) -> QueensAnswer {
+fn run(device: &mut dyn QueensDevice, n: u8, goal: Goal, mirror: bool) -> QueensAnswer {
     queens_query::run(device, QueensQuery { n, goal, mirror, constellations: false, unique: false }, &mut |_, _| {
         Flow::Continue
     })
@@ -60,7 +62,7 @@ fn unique_counts_equal_the_reference() {
     for n in 1..=9u8 {
         let query = QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: false, unique: true };
         let answer = queens_query::run(&mut device, query, &mut |_, _| Flow::Continue).unwrap();
-        let reference = knights::queens::unique::count(n, 1).unwrap();
+        let reference = knights_model::queens::unique::count(n, 1).unwrap();
         let what = format!("N = {n}");
         assert_eq!(
             (answer.unique_count, answer.solution_count),
@@ -81,7 +83,7 @@ fn constellation_counts_equal_the_reference() {
     let mut device = queens_board();
     assert!(device.identity().constellations);
     let mut cpu = CpuDevice { threads: 1 };
-    let count = |device: &mut dyn Device, n| {
+    let count = |device: &mut dyn QueensDevice, n| {
         queens_query::run(
             device,
             QueensQuery { n, goal: Goal::CountAll, mirror: true, constellations: true, unique: false },
@@ -90,19 +92,20 @@ fn constellation_counts_equal_the_reference() {
     };
     for n in 4..=12u8 {
         let (sim, reference) = (count(&mut device, n).unwrap(), count(&mut cpu, n).unwrap());
-        let model = knights::queens::constellations::count(n, 1).unwrap();
+        let model = knights_model::queens::constellations::count(n, 1).unwrap();
         assert_eq!((reference.solution_count, reference.nodes), (model.solutions, model.nodes), "N = {n}");
         assert_eq!((sim.solution_count, sim.nodes), (reference.solution_count, reference.nodes), "N = {n}");
         assert_eq!(sim.status, Status::Exhausted, "N = {n}");
     }
     // Fewer than four queens, or a first-K search: refused before the board.
-    assert!(matches!(count(&mut device, 3), Err(DeviceError::ConstellationsCountOnly { n: 3 })));
+    assert!(matches!(count(&mut device, 3), Err(DeviceError::Request(RequestError::ConstellationsCountOnly { n: 3 }))));
 }
 
 #[test]
 fn every_split_level_counts_exactly() {
     let mut device = queens_board();
-    let expected = QueensSearch::new(QueensSpec::whole(9).unwrap()).run(Goal::CountAll, &mut knights::queens::Quiet);
+    let expected =
+        QueensSearch::new(QueensSpec::whole(9).unwrap()).run(Goal::CountAll, &mut knights_model::queens::Quiet);
     for level in 0..=9u8 {
         device.set_split(Some(level));
         let sim = run(&mut device, 9, Goal::CountAll, false);
@@ -148,13 +151,13 @@ fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
             &mut |_, _| Flow::Continue,
         )
     };
-    assert!(matches!(refuse(13), Err(DeviceError::QueensTooLarge { n: 13, max: 12, .. })));
-    assert!(matches!(refuse(0), Err(DeviceError::NoQueens)));
+    assert!(matches!(refuse(13), Err(DeviceError::Request(RequestError::QueensTooLarge { n: 13, max: 12, .. }))));
+    assert!(matches!(refuse(0), Err(DeviceError::Request(RequestError::NoQueens))));
     // A tour search to the queens build, and N-Queens to the tours build.
-    let spec = knights::SearchSpec::exhaustive("5".parse().unwrap(), "a1".parse().unwrap(), false);
+    let spec = knights_model::tours::SearchSpec::exhaustive("5".parse().unwrap(), "a1".parse().unwrap(), false);
     struct Nothing;
-    impl knights::device::Sink for Nothing {
-        fn tour(&mut self, _: &[knights::Square]) -> Result<(), DeviceError> {
+    impl TourSink for Nothing {
+        fn tour(&mut self, _: &[knights_model::Square]) -> Result<(), DeviceError> {
             Ok(())
         }
         fn progress(&mut self, _: u64, _: u64) -> Flow {
@@ -163,7 +166,10 @@ fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
     }
     let error = device.search(&spec, Goal::CountAll, &mut Nothing).unwrap_err();
     assert!(
-        matches!(error, DeviceError::WrongProblem { build: Problem::Queens, asked: Problem::Tours, .. }),
+        matches!(
+            error,
+            DeviceError::Request(RequestError::WrongProblem { build: Problem::Queens, asked: Problem::Tours, .. })
+        ),
         "{error}"
     );
     assert!(error.to_string().contains("runs a build for N-Queens, not knight's tours"), "{error}");
@@ -179,7 +185,10 @@ fn a_board_past_the_build_and_the_wrong_problem_are_refused() {
     }
     let error = tours.queens(&QueensSpec::whole(6).unwrap(), Goal::CountAll, &mut NoSolutions).unwrap_err();
     assert!(
-        matches!(error, DeviceError::WrongProblem { build: Problem::Tours, asked: Problem::Queens, .. }),
+        matches!(
+            error,
+            DeviceError::Request(RequestError::WrongProblem { build: Problem::Tours, asked: Problem::Queens, .. })
+        ),
         "{error}"
     );
 }
@@ -201,7 +210,7 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
     let model = board_sim::default_queens(false, &mut |_| {}).unwrap();
     let mut queens = Link::new(SimTransport::on(knights_sim::SimulatedBoard::on(model)));
     let mut tours = Link::new(SimTransport::new());
-    let solve = knights::proto::SolveRequest {
+    let solve = knights::link::proto::SolveRequest {
         width: 5,
         height: 5,
         file: 0,
@@ -213,7 +222,7 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
         limit: 0,
         split: 0,
         engines: 0,
-        path: knights::proto::MovePath::EMPTY,
+        path: knights::link::proto::MovePath::EMPTY,
     };
     for (link, command) in [(&mut queens, Command::Solve(solve)), (&mut tours, Command::Queens(request))] {
         link.send(&command).unwrap();
@@ -224,7 +233,7 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
     let mut with_path = Command::Queens(request).encode();
     with_path[4 + 11] = 1;
     let end = with_path.len() - 2;
-    let crc = knights::proto::crc16(&with_path[..end]).to_le_bytes();
+    let crc = knights::link::proto::crc16(&with_path[..end]).to_le_bytes();
     with_path[end..].copy_from_slice(&crc);
     queens.transport().write_all(&with_path).unwrap();
     let answer = queens.receive(Duration::from_secs(10)).unwrap();

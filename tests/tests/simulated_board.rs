@@ -12,16 +12,18 @@ use std::time::Duration;
 
 use std::collections::HashSet;
 
-use knights::device::{CpuDevice, Device, Report, Sink};
-use knights::error::DeviceError;
+use knights::device::error::{DeviceError, RequestError};
+use knights::device::{CpuDevice, Report};
+use knights::link::proto::MAX_SPLIT_LEVEL;
+use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
-use knights::moves::is_knight_move;
-use knights::parallel::PrefixJobs;
-use knights::proto::MAX_SPLIT_LEVEL;
-use knights::search::Flow;
-use knights::transport::SimTransport;
-use knights::validate::check_tour;
-use knights::{BoardSize, Goal, MoveOrder, SearchSpec, Searcher, Square, Status};
+use knights::tours::{TourDevice, TourSink};
+use knights_model::tours::moves::is_knight_move;
+use knights_model::tours::parallel::PrefixJobs;
+use knights_model::tours::validate::check_tour;
+use knights_model::tours::{MoveOrder, SearchSpec, Searcher};
+use knights_model::Flow;
+use knights_model::{BoardSize, Goal, Square, Status};
 
 /// Runs `test` on the default simulated board; a failing test is run
 /// again on a traced model of the same build, and its waveform kept
@@ -35,7 +37,7 @@ fn on_board(name: &str, test: impl Fn(&mut LinkedDevice<SimTransport>)) {
 #[derive(Default)]
 struct Tours(Vec<Vec<Square>>);
 
-impl Sink for Tours {
+impl TourSink for Tours {
     fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
         self.0.push(tour.to_vec());
         Ok(())
@@ -55,7 +57,7 @@ fn compare(device: &mut LinkedDevice<SimTransport>, spec: SearchSpec, goal: Goal
     let report = device.search(&spec, goal, &mut tours).unwrap();
     device.set_split(None);
     let what = format!("{} from {} closed={} {:?} {goal:?}", spec.board, spec.start, spec.closed, spec.order);
-    assert_eq!(report.outcome, expected, "{what}");
+    assert_eq!(report.tour_outcome(), expected, "{what}");
     if let Goal::First(_) = goal {
         assert_eq!(tours.0, expected_tours, "{what}");
     }
@@ -69,7 +71,7 @@ fn first_k_on_all_engines(device: &mut LinkedDevice<SimTransport>, spec: SearchS
     let mut tours = Tours::default();
     let report = device.search(&spec, Goal::First(k), &mut tours).unwrap();
     let what = format!("{} from {} closed={} {:?} first {k}", spec.board, spec.start, spec.closed, spec.order);
-    assert_eq!((report.outcome.tours, report.outcome.status), (expected.tours, expected.status), "{what}");
+    assert_eq!((report.found, report.status), (expected.tours, expected.status), "{what}");
     assert_eq!(tours.0.len() as u64, expected.tours, "{what}");
     for tour in &tours.0 {
         check_tour(spec.board, spec.start, spec.closed, tour).unwrap();
@@ -83,9 +85,9 @@ fn the_simulated_build_reports_itself() {
     on_board("the_simulated_build_reports_itself", |device| {
         let identity = device.identity();
         assert_eq!((identity.max_width, identity.max_height), (8, 8));
-        assert_eq!(usize::from(identity.engines), knights_sim::BUILD.engines);
-        assert_eq!(u64::from(identity.clock_hz), knights_sim::BUILD.clock_hz);
-        assert_eq!(identity.baud, identity.clock_hz / knights_sim::BUILD.clocks_per_bit);
+        assert_eq!(usize::from(identity.engines), usize::from(knights_sim::DESIGN.engines));
+        assert_eq!(u64::from(identity.clock_hz), knights_sim::DESIGN.clock_hz);
+        assert_eq!(identity.baud, identity.clock_hz / (knights_sim::DESIGN.clocks_per_bit() as u32));
         assert!(identity.warnsdorff);
         assert_eq!(device.max_board(), BoardSize::square(8));
     });
@@ -98,7 +100,7 @@ fn every_start_on_5x5_counts_exactly() {
         let mut total = 0;
         for start in board.squares() {
             let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Fixed, prune: false };
-            total += compare(device, spec, Goal::CountAll).outcome.tours;
+            total += compare(device, spec, Goal::CountAll).found;
         }
         assert_eq!(total, 1728);
     });
@@ -132,13 +134,13 @@ fn every_split_level_counts_exactly() {
             for level in (1..=MAX_SPLIT_LEVEL).chain([spec.board.area() as u8 - 1]) {
                 device.set_split(Some(level));
                 let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-                assert_eq!(report.outcome, expected, "{board} closed={closed} split at level {level}");
+                assert_eq!(report.tour_outcome(), expected, "{board} closed={closed} split at level {level}");
                 first_k_on_all_engines(device, spec, 5);
             }
             // A deeper job level is refused before anything is sent.
             device.set_split(Some(MAX_SPLIT_LEVEL + 1));
             let error = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap_err();
-            let refused = matches!(error, DeviceError::SplitTooDeep { level, max: MAX_SPLIT_LEVEL } if level == MAX_SPLIT_LEVEL + 1);
+            let refused = matches!(error, DeviceError::Request(RequestError::SplitTooDeep { level, max: MAX_SPLIT_LEVEL }) if level == MAX_SPLIT_LEVEL + 1);
             assert!(refused, "{error}");
         }
         device.set_split(None);
@@ -165,12 +167,12 @@ fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
             let cut = PrefixJobs::split(&spec, min_jobs);
             let (mut tours, mut nodes) = (0, cut.nodes_above);
             for path in &cut.prefixes {
-                let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+                let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().tour_outcome();
                 let below = path.len() as u8 + 1;
                 for split in [None, Some(below), Some(0)] {
                     device.set_split(split);
                     let report = device.count_from(&spec, path, &mut Tours::default()).unwrap();
-                    assert_eq!(report.outcome, expected, "{board} from {start} below {path:?}, split {split:?}");
+                    assert_eq!(report.tour_outcome(), expected, "{board} from {start} below {path:?}, split {split:?}");
                 }
                 tours += expected.tours;
                 nodes += expected.nodes;
@@ -179,15 +181,15 @@ fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
         }
         // A deep path: sixteen moves, the most a device takes.
         let spec = SearchSpec { prune: true, ..spec("6", "a1", false) };
-        let mut first = knights::search::TourList::default();
+        let mut first = knights_model::tours::TourList::default();
         Searcher::new(spec).unwrap().run(Goal::First(1), &mut first);
         for length in [10, 17] {
             let path = &first.0[0][..length];
-            let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().outcome;
+            let expected = cpu.count_from(&spec, path, &mut Tours::default()).unwrap().tour_outcome();
             for split in [None, Some(0)] {
                 device.set_split(split);
                 let report = device.count_from(&spec, path, &mut Tours::default()).unwrap();
-                assert_eq!(report.outcome, expected, "below {length} squares, split {split:?}");
+                assert_eq!(report.tour_outcome(), expected, "below {length} squares, split {split:?}");
             }
         }
         device.set_split(None);
@@ -197,9 +199,9 @@ fn counts_below_a_path_match_the_cpu_and_sum_to_the_whole_tree() {
 #[test]
 fn closed_tours_count_exactly() {
     on_board("closed_tours_count_exactly", |device| {
-        assert_eq!(compare(device, spec("3x8", "a1", true), Goal::CountAll).outcome.tours, 0);
-        assert_eq!(compare(device, spec("6x5", "a1", true), Goal::CountAll).outcome.tours, 16);
-        assert_eq!(compare(device, spec("5x6", "c3", true), Goal::First(5)).outcome.tours, 5);
+        assert_eq!(compare(device, spec("3x8", "a1", true), Goal::CountAll).found, 0);
+        assert_eq!(compare(device, spec("6x5", "a1", true), Goal::CountAll).found, 16);
+        assert_eq!(compare(device, spec("5x6", "c3", true), Goal::First(5)).found, 5);
     });
 }
 
@@ -234,7 +236,7 @@ fn first_k_on_all_engines_sends_k_valid_tours_and_stops() {
 fn the_largest_board_finds_its_first_tour() {
     on_board("the_largest_board_finds_its_first_tour", |device| {
         let report = compare(device, spec("8", "a1", false), Goal::First(1));
-        assert_eq!(report.outcome.nodes, 8_250_733);
+        assert_eq!(report.nodes, 8_250_733);
     });
 }
 
@@ -244,13 +246,13 @@ fn one_node_per_clock() {
         device.set_split(Some(0));
         let mut sink = Tours::default();
         let report = device.search(&spec("5", "a1", false), Goal::CountAll, &mut sink).unwrap();
-        assert_eq!(report.outcome.nodes, 1_735_079);
+        assert_eq!(report.nodes, 1_735_079);
         // Setup takes a clock per rank of the board (5, whatever the build's
         // size), the start node is entered on its last clock, and one clock
         // finds nothing left.
-        assert_eq!(report.cycles, Some(5 + report.outcome.nodes + 1));
+        assert_eq!(report.cycles, Some(5 + report.nodes + 1));
         let link = report.link.unwrap();
-        assert_eq!(link.clock_hz, knights_sim::BUILD.clock_hz);
+        assert_eq!(link.clock_hz, knights_sim::DESIGN.clock_hz);
         assert_eq!(link.bytes_sent, 24, "one SOLVE frame");
         assert_eq!(link.bytes_skipped, 0);
     });
@@ -286,8 +288,8 @@ fn a_pruned_count_skips_dead_ends_without_entering_them() {
             let spec = SearchSpec { prune: true, ..spec(board, "a1", closed) };
             let (nodes, dead) = tree_below(&Searcher::new(spec).unwrap(), &mut vec![spec.start]);
             let report = device.search(&spec, Goal::CountAll, &mut Tours::default()).unwrap();
-            assert_eq!(report.outcome, reference(spec, Goal::CountAll).0, "{board}");
-            assert_eq!(report.outcome.nodes, nodes, "{board}");
+            assert_eq!(report.tour_outcome(), reference(spec, Goal::CountAll).0, "{board}");
+            assert_eq!(report.nodes, nodes, "{board}");
             assert!(dead > 0, "{board}");
             let ranks = u64::from(spec.board.height);
             assert_eq!(report.cycles, Some(ranks + (nodes - dead) + 1), "{board}: {dead} dead ends");
@@ -300,18 +302,15 @@ fn engines_share_a_count_one_node_per_clock_each() {
     on_board("engines_share_a_count_one_node_per_clock_each", |device| {
         let report = compare(device, spec("5", "a1", false), Goal::CountAll);
         let engines = report.engines.unwrap();
-        assert_eq!(usize::from(engines.engines), knights_sim::BUILD.engines);
+        assert_eq!(usize::from(engines.engines), usize::from(knights_sim::DESIGN.engines));
         assert!(engines.split_level > 0);
         let cycles = report.cycles.unwrap();
         // Engines replay each job's path (a clock per level) and wait for the
         // first jobs, but nearly every clock of every engine enters a node.
-        let per_engine = engines.engine_cycles as f64 / report.outcome.nodes as f64;
+        let per_engine = engines.engine_cycles as f64 / report.nodes as f64;
         assert!((1.0..1.01).contains(&per_engine), "{per_engine} cycles per node per engine");
         assert!(engines.load_balance(cycles) > 0.95, "{engines:?} in {cycles} cycles");
-        assert!(
-            cycles * (engines.engines as u64 - 1) < report.outcome.nodes,
-            "faster than one engine: {cycles} cycles"
-        );
+        assert!(cycles * (engines.engines as u64 - 1) < report.nodes, "faster than one engine: {cycles} cycles");
     });
 }
 
@@ -321,7 +320,7 @@ fn warnsdorff_first_tour_on_8x8_from_every_start() {
         let board = BoardSize::square(8);
         for start in board.squares() {
             let spec = SearchSpec { board, start, closed: false, order: MoveOrder::Warnsdorff, prune: false };
-            assert_eq!(compare(device, spec, Goal::First(1)).outcome.tours, 1, "from {start}");
+            assert_eq!(compare(device, spec, Goal::First(1)).found, 1, "from {start}");
         }
     });
 }
@@ -346,7 +345,7 @@ fn pruning_matches_the_reference_node_for_node() {
         let mut total = 0;
         for start in size.squares() {
             let spec = SearchSpec { board: size, start, closed: false, order: MoveOrder::Fixed, prune: true };
-            total += compare(device, spec, Goal::CountAll).outcome.tours;
+            total += compare(device, spec, Goal::CountAll).found;
         }
         assert_eq!(total, 1728);
         for (board, start, closed) in
@@ -367,16 +366,16 @@ fn pruned_closed_6x6_count_is_the_published_one() {
     on_board("pruned_closed_6x6_count_is_the_published_one", |device| {
         // 9,862 closed tours of 6x6 (OEIS A001230), each found in both directions from a1.
         let report = compare(device, SearchSpec { prune: true, ..spec("6", "a1", true) }, Goal::CountAll);
-        assert_eq!(report.outcome.tours, 19_724);
+        assert_eq!(report.found, 19_724);
         // The unpruned tree has 19,431,824,959 nodes (host reference test).
-        assert!(report.outcome.nodes * 10 < 19_431_824_959, "{} nodes", report.outcome.nodes);
+        assert!(report.nodes * 10 < 19_431_824_959, "{} nodes", report.nodes);
     });
 }
 
 /// A sink that stops the search at its first progress report.
 struct StopAtProgress(u64);
 
-impl Sink for StopAtProgress {
+impl TourSink for StopAtProgress {
     fn tour(&mut self, _: &[Square]) -> Result<(), DeviceError> {
         Ok(())
     }
@@ -392,8 +391,8 @@ fn stopping_a_count_aborts_it_and_the_next_search_is_exact() {
     on_board("stopping_a_count_aborts_it_and_the_next_search_is_exact", |device| {
         let mut stop = StopAtProgress(0);
         let report = device.search(&spec("8", "a1", true), Goal::CountAll, &mut stop).unwrap();
-        assert_eq!(report.outcome.status, Status::Aborted);
-        assert!(stop.0 > 0 && report.outcome.nodes >= stop.0, "{report:?} after progress at {}", stop.0);
+        assert_eq!(report.status, Status::Aborted);
+        assert!(stop.0 > 0 && report.nodes >= stop.0, "{report:?} after progress at {}", stop.0);
         compare(device, spec("5", "b2", false), Goal::CountAll);
     });
 }
@@ -405,7 +404,7 @@ fn a_failing_test_keeps_the_waveform_of_its_run() {
     let failed = std::panic::catch_unwind(|| {
         on_board(name, |device| {
             let report = compare(device, spec("5", "a1", false), Goal::CountAll);
-            assert_eq!(report.outcome.tours, 305, "a test that fails on purpose");
+            assert_eq!(report.found, 305, "a test that fails on purpose");
         })
     });
     assert!(failed.is_err(), "the test should have failed");

@@ -13,21 +13,26 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use knights_rtl::accelerator::LinkSettings;
-use knights_sim::{Build, SimulatedBoard};
+use knights_rtl::platform::LinkSettings;
+use knights_sim::SimulatedBoard;
 
-use crate::board_sim;
-use crate::boards::{Board, EngineKind};
-use crate::build_report::BuildReport;
-use crate::device::{CpuDevice, Device};
-use crate::jobs::{self, Job, JobResult, Task};
+use knights_model::tours::parallel::PrefixJobs;
+use knights_model::tours::{MoveOrder, SearchSpec};
+use knights_model::{Flow, Goal};
+
+use crate::device::CpuDevice;
+use crate::fpga::board_sim;
+use crate::fpga::boards::Board;
+use crate::fpga::build_report::BuildReport;
+use crate::fpga::Design;
+use crate::jobs::{Job, JobResult};
+use crate::link::proto::{self, code, Command, ErrorCode, Identity, QueensRequest, Response, SolveRequest};
+use crate::link::transport::SimTransport;
 use crate::link::{Link, LinkedDevice};
-use crate::parallel::PrefixJobs;
-use crate::proto::{self, code, Command, ErrorCode, Identity, QueensRequest, Response, SolveRequest};
-use crate::queens_query::{self, QueensQuery};
-use crate::query::{self, Query};
-use crate::search::{Flow, Goal, MoveOrder, SearchSpec};
-use crate::transport::SimTransport;
+use crate::queens::query::{self as queens_query, QueensQuery, MIN_CONSTELLATIONS_N};
+use crate::tours::jobs::{self as tour_jobs, TourTask};
+use crate::tours::query::{self, Query};
+use crate::tours::TourDevice;
 
 /// Board time a reply may take (the device answers within a frame time;
 /// the searches here take a few milliseconds).
@@ -97,18 +102,14 @@ pub fn check(board: &Board, dir: &Path, trace: Option<&Path>, say: &mut dyn FnMu
     say(&format!("netlist of {}", dir.display()));
     let netlist = netlist::netlist(board, dir)?;
     let mut steps = vec![Step { name: "pins", outcome: netlist.pins.clone() }];
-    let clocks_per_bit = (netlist.clock_hz / f64::from(build.baud)).round() as u32;
-    let model_build = Build {
-        max_width: build.max_width,
-        max_height: build.max_height,
-        engines: usize::from(build.engines),
-        clock_hz: netlist.clock_hz.round() as u64,
-        clocks_per_bit,
-    };
+    // The design at the clock the netlist runs at (the PLL's output as its
+    // settings give it).
+    let design = Design { clock_hz: netlist.clock_hz.round() as u64, ..build.design };
+    let clocks_per_bit = design.clocks_per_bit() as u32;
     let mut cycles = 0;
     if netlist.pins.is_ok() {
         let name = format!("netlist-{}", board.name);
-        let model = board_sim::cached_verilog(&name, &netlist.verilog, model_build, trace.is_some(), say)?;
+        let model = board_sim::cached_verilog(&name, &netlist.verilog, design, trace.is_some(), say)?;
         let mut simulated = SimulatedBoard::on(model);
         if let Some(path) = trace {
             simulated.trace_to(path).map_err(|reason| anyhow::anyhow!("--trace {}: {reason}", path.display()))?;
@@ -152,7 +153,7 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
     if !queens {
         checks.insert(2, ("path", count_below_path));
     }
-    if queens && build.constellations {
+    if queens && build.design.features.constellations {
         checks.insert(2, ("constellations", count_from_constellations));
     }
     for (name, check) in checks {
@@ -168,7 +169,7 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
 
 /// The build is an N-Queens one (its report names the engine kind).
 fn solves_queens(build: &BuildReport) -> bool {
-    build.engine == EngineKind::Queens.to_string()
+    build.design.kind.solves_queens()
 }
 
 /// IDENTIFY reports what the build was made as.
@@ -177,16 +178,16 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
     let queens = solves_queens(build);
     let expected = Identity {
         version: proto::VERSION,
-        max_width: build.max_width as u8,
-        max_height: build.max_height as u8,
-        engines: build.engines as u8,
-        clock_hz: build.clock_hz as u32,
+        max_width: build.design.max_width as u8,
+        max_height: build.design.max_height as u8,
+        engines: build.design.engines as u8,
+        clock_hz: build.design.clock_hz as u32,
         // What the UART's whole-clock bit time makes of the asked-for rate.
-        baud: LinkSettings::new(build.clock_hz, u64::from(build.baud)).actual_baud() as u32,
-        warnsdorff: build.warnsdorff && !queens,
+        baud: LinkSettings::new(build.design.clock_hz, build.design.baud).actual_baud() as u32,
+        warnsdorff: build.design.features.warnsdorff && !queens,
         prune: !queens,
         queens,
-        constellations: queens && build.constellations,
+        constellations: queens && build.design.features.constellations,
     };
     if seen != expected {
         return Err(format!("IDENTIFY says {seen:?}; the build is {expected:?}"));
@@ -196,7 +197,7 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
         seen.max_width,
         seen.max_height,
         seen.engines,
-        build.engine,
+        build.design.kind,
         if seen.engines == 1 { "" } else { "s" },
         seen.clock_hz,
         seen.baud
@@ -206,7 +207,7 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
 /// The knight's-tour search the checks run: 5×5 (or the build's largest
 /// board if smaller) from a1, pruned, in `order`.
 fn small_tour_search(build: &BuildReport, order: MoveOrder) -> SearchSpec {
-    let size = format!("{}x{}", build.max_width.min(5), build.max_height.min(5));
+    let size = format!("{}x{}", build.design.max_width.min(5), build.design.max_height.min(5));
     SearchSpec {
         board: size.parse().expect("a board size"),
         start: "a1".parse().expect("a square"),
@@ -218,7 +219,7 @@ fn small_tour_search(build: &BuildReport, order: MoveOrder) -> SearchSpec {
 
 /// The N-Queens board the checks use: 8, or the build's largest if smaller.
 fn small_queens(build: &BuildReport) -> u8 {
-    build.max_width.min(8) as u8
+    build.design.max_width.min(8) as u8
 }
 
 fn cpu() -> CpuDevice {
@@ -248,9 +249,9 @@ fn count_below_path(build: &BuildReport, device: &mut LinkedDevice<SimTransport>
     let spec = small_tour_search(build, MoveOrder::Fixed);
     let cut = PrefixJobs::split(&spec, 6);
     let path = cut.prefixes.last().ok_or("the board has no path from a1")?;
-    let job = Job { id: 0, weight: 1, task: Task::tour_path(&spec, path.clone()) };
-    let run = |device: &mut dyn Device| -> Result<JobResult, String> {
-        let result = jobs::run_job(device, &job, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
+    let job = Job { id: 0, weight: 1, task: TourTask::tour_path(&spec, path.clone()) };
+    let run = |device: &mut dyn TourDevice| -> Result<JobResult, String> {
+        let result = tour_jobs::run(device, &job, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
         result.ok_or_else(|| "the job did not finish".to_string())
     };
     let (seen, reference) = (run(device)?, run(&mut cpu())?);
@@ -280,7 +281,7 @@ fn count_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) ->
 /// nodes: the generator's jobs, shared through the queue, each weighted.
 fn count_from_constellations(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
     let query = QueensQuery {
-        n: small_queens(build).max(queens_query::MIN_CONSTELLATIONS_N),
+        n: small_queens(build).max(MIN_CONSTELLATIONS_N),
         goal: Goal::CountAll,
         mirror: true,
         constellations: true,
@@ -315,13 +316,13 @@ const FIRST_K: u64 = 3;
 /// checks), and with one engine in the reference's order; in Warnsdorff's
 /// order when the build has it (its degree store is then in use).
 fn first_tours(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
-    let order = if build.warnsdorff { MoveOrder::Warnsdorff } else { MoveOrder::Fixed };
+    let order = if build.design.features.warnsdorff { MoveOrder::Warnsdorff } else { MoveOrder::Fixed };
     let query = Query { spec: small_tour_search(build, order), goal: Goal::First(FIRST_K) };
     let seen = query::run(device, query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
     if seen.tours.len() as u64 != FIRST_K {
         return Err(format!("{} tours of the {FIRST_K} asked for", seen.tours.len()));
     }
-    if build.engines == 1 {
+    if build.design.engines == 1 {
         let reference = query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
         if seen.tours != reference.tours {
             return Err("the tours are valid but not the reference's first, in its order".into());
@@ -343,7 +344,7 @@ fn first_queens(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) ->
     if seen.solutions.len() as u64 != FIRST_K {
         return Err(format!("{} solutions of the {FIRST_K} asked for", seen.solutions.len()));
     }
-    if build.engines == 1 {
+    if build.design.engines == 1 {
         let reference = queens_query::run(&mut cpu(), query, &mut |_, _| Flow::Continue).map_err(|e| e.to_string())?;
         if seen.solutions != reference.solutions {
             return Err("the solutions are valid but not the reference's first, in its order".into());
@@ -388,7 +389,7 @@ fn bad_crc(_: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<S
 /// arrives; a stream waits on the UART).
 fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result<String, String> {
     let (long, command) = if solves_queens(build) {
-        let n = build.max_width as u8;
+        let n = build.design.max_width as u8;
         let request = QueensRequest {
             n,
             first_from: 0,
@@ -402,8 +403,8 @@ fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result
         (Command::Queens(request), code::QUEENS)
     } else {
         let request = SolveRequest {
-            width: build.max_width as u8,
-            height: build.max_height as u8,
+            width: build.design.max_width as u8,
+            height: build.design.max_height as u8,
             file: 0,
             rank: 0,
             closed: false,
@@ -413,7 +414,7 @@ fn abort(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Result
             limit: 0,
             split: 0,
             engines: 0,
-            path: crate::proto::MovePath::EMPTY,
+            path: crate::link::proto::MovePath::EMPTY,
         };
         (Command::Solve(request), code::SOLVE)
     };

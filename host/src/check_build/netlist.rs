@@ -12,8 +12,8 @@ use std::process::Command;
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::Value;
 
-use crate::bitstream::ROUTED_JSON;
-use crate::boards::{port, Board, Family};
+use crate::fpga::bitstream::ROUTED_JSON;
+use crate::fpga::boards::{port, Board, Family};
 
 /// A build's netlist, ready for Verilator.
 pub struct Netlist {
@@ -49,7 +49,7 @@ fn built_file(board: &Board, dir: &Path, name: &str) -> Result<PathBuf> {
             "{} has no {name}: build the board first (`knights build --board {}{}`)",
             dir.display(),
             board.name,
-            if dir == Path::new(crate::build_report::BUILD_ROOT).join(&board.name) {
+            if dir == Path::new(crate::fpga::build_report::BUILD_ROOT).join(&board.name) {
                 String::new()
             } else {
                 format!(" --out {}", dir.display())
@@ -609,7 +609,7 @@ mod tests {
 
     #[test]
     fn the_ice40_pll_clock_comes_from_its_dividers() {
-        let board = crate::boards::find("alchitry-cu").unwrap();
+        let board = crate::fpga::boards::find("alchitry-cu").unwrap();
         let text = "SB_PLL40_CORE #(\n  .FEEDBACK_PATH(\"SIMPLE\"),\n  .DIVR(4'b0000),\n  .DIVF(7'b0000111),\n  .DIVQ(3'b101),\n";
         let (hz, note) = ice40_clock(&board, text).unwrap();
         assert_eq!(hz, 25e6, "100 MHz × 8 / 32");
@@ -617,7 +617,7 @@ mod tests {
         assert_eq!(ice40_clock(&board, "module chip (); endmodule").unwrap().0, 100e6);
         // On its pad (the iCEBreaker's): the same dividers, and the pin put
         // back on the PLL.
-        let board = crate::boards::find("icebreaker").unwrap();
+        let board = crate::fpga::boards::find("icebreaker").unwrap();
         let text = "SB_PLL40_PAD #(\n  .FEEDBACK_PATH(\"SIMPLE\"),\n  .DIVR(4'b0000),\n  .DIVF(7'b1000111),\n  .DIVQ(3'b101),\n\
                     ) PLL_12_31 (\n  .PACKAGEPIN(n5760),\n  .PLLOUTGLOBAL(n8),\n";
         assert_eq!(ice40_clock(&board, text).unwrap().0, 27e6, "12 MHz × 72 / 32");
@@ -692,7 +692,7 @@ mod tests {
 
     #[test]
     fn ecp5_pins_are_found_at_the_board_files_sites_and_checked() {
-        let board = crate::boards::find("ulx3s-45f").unwrap();
+        let board = crate::fpga::boards::find("ulx3s-45f").unwrap();
         let top = ulx3s_top("M1", "L4");
         let pins = Pins::at_sites(&board, &top).unwrap();
         assert_eq!((pins.uart_rx.as_str(), pins.uart_tx.as_str()), ("uart_rx_pin", "uart_tx_pin"));
@@ -712,7 +712,7 @@ mod tests {
 
     #[test]
     fn the_design_clock_is_derived_from_the_plls_dividers() {
-        let board = crate::boards::find("ulx3s-45f").unwrap();
+        let board = crate::fpga::boards::find("ulx3s-45f").unwrap();
         let (hz, note) = ecp5_clock(&board, &ulx3s_top("M1", "L4")).unwrap();
         assert_eq!(hz, 30e6);
         assert!(note.contains("CLKI_DIV 5, CLKFB_DIV 6, CLKOP_DIV 14; VCO 420.0 MHz"), "{note}");

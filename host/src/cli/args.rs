@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use knights::board::{BoardSize, Square};
-use knights::manifest::Part;
-use knights::search::{MoveOrder, SearchSpec};
+use knights::plan::Part;
+use knights_model::board::{BoardSize, Square};
+use knights_model::tours::{MoveOrder, SearchSpec};
 
 /// Knight's tours on an FPGA backtracking engine, or on the CPU reference model.
 #[derive(Debug, Parser)]

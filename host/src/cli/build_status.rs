@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use knights::bitstream::{Phase, Watch};
+use knights::fpga::bitstream::{Phase, Watch};
 
 use super::progress::REFRESH_HZ;
 

@@ -1,16 +1,17 @@
 //! `knights plan`, `run-jobs` and `merge`: a count spread over many
-//! machines through files (see `knights::manifest`).
+//! machines through files (see `knights::plan`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{Context, Result};
-use knights::device::{CpuDevice, Device, Problem};
-use knights::error::UsageError;
-use knights::jobs::Task;
-use knights::manifest::{self, Manifest, Part, ResultFile};
-use knights::search::Status;
+use knights::device::error::UsageError;
+use knights::device::{CpuDevice, Problem};
+use knights::plan::{self, AnyDevice, Manifest, Part, ResultFile, Task};
+use knights::tours::jobs::TourTask;
+use knights::tours::TourDevice;
+use knights_model::Status;
 use serde_json::json;
 
 use super::args::{DeviceArgs, DeviceKind, Format, PlanArgs, ProgressArgs, SearchArgs, Start};
@@ -38,7 +39,7 @@ pub fn plan(args: &PlanArgs, out: &mut dyn Write) -> Result<()> {
     };
     std::fs::write(&args.out, serde_json::to_string_pretty(&manifest)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let runs_on = if manifest.jobs.iter().any(|job| matches!(job.task, Task::TourPath { .. })) {
+    let runs_on = if manifest.jobs.iter().any(|job| matches!(job.task, Task::Tours(TourTask::TourPath { .. }))) {
         "paths from the start"
     } else {
         "whole searches"
@@ -66,12 +67,12 @@ pub fn run_jobs(
 ) -> Result<()> {
     let manifest = Manifest::read(manifest_path)?;
     let problem = match manifest.jobs.first().map(|job| &job.task) {
-        Some(Task::Queens { .. }) => Problem::Queens,
+        Some(Task::Queens(_)) => Problem::Queens,
         _ => Problem::Tours,
     };
     let devices = open_for_jobs(device_args, problem)?;
     let progress = Mutex::new(Progress::from_args(progress)?);
-    let result = manifest::run_part(&manifest, part, devices, &|tally| {
+    let result = plan::run_part(&manifest, part, devices, &|tally| {
         progress.lock().expect("progress is not poisoned").update_jobs(tally)
     })?;
     progress.into_inner().expect("progress is not poisoned").finish();
@@ -94,13 +95,13 @@ pub fn run_jobs(
 
 /// The devices for a part's jobs: the CPU as one single-threaded device per
 /// thread (jobs are the unit of work), others as given.
-fn open_for_jobs(device_args: &DeviceArgs, problem: Problem) -> Result<Vec<Box<dyn Device + Send>>> {
+fn open_for_jobs(device_args: &DeviceArgs, problem: Problem) -> Result<Vec<Box<dyn AnyDevice + Send>>> {
     let devices = device_args.open_all(problem)?;
     if device_args.device != Some(DeviceKind::Cpu) {
         return Ok(devices);
     }
     let threads = device_args.threads.map_or_else(|| CpuDevice::all_cores().threads, usize::from);
-    Ok((0..threads).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn Device + Send>).collect())
+    Ok((0..threads).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn AnyDevice + Send>).collect())
 }
 
 /// `knights merge`: the count from the parts' result files.
@@ -112,8 +113,8 @@ pub fn merge(manifest_path: &Path, result_paths: &[PathBuf], format: Format, out
     let files = result_paths
         .iter()
         .map(|path| Ok((path.clone(), ResultFile::read(path)?)))
-        .collect::<Result<Vec<_>, manifest::ManifestError>>()?;
-    let merged = manifest::merge(&manifest, &files)?;
+        .collect::<Result<Vec<_>, plan::ManifestError>>()?;
+    let merged = plan::merge(&manifest, &files)?;
     match format {
         Format::Json => writeln!(
             out,
@@ -164,15 +165,15 @@ pub fn estimate(
     // (Opened once the arguments are known good: a simulated model may take
     // minutes to make on first use.)
     let mut sim = if on_sim { Some(super::device::default_simulated()?) } else { None };
-    let board = sim.as_deref_mut().map(|d| d as &mut dyn Device);
+    let board = sim.as_deref_mut().map(|d| d as &mut dyn TourDevice);
     let spec = search.spec();
-    let quiet = &mut |_| knights::search::Flow::Continue;
+    let quiet = &mut |_| knights_model::Flow::Continue;
     let (classes, tours, nodes, seconds, board_seconds) = if search.start() == Start::All {
-        let whole = knights::estimate::estimate_every_start(&spec, depth, probes, seed, board, quiet)?;
+        let whole = knights::tours::estimate::estimate_every_start(&spec, depth, probes, seed, board, quiet)?;
         let classes: Vec<_> = whole.classes.into_iter().map(|(class, e)| (class.start, class.weight, e)).collect();
         (classes, whole.tours, whole.nodes, whole.cpu_seconds, whole.board_seconds)
     } else {
-        let one = knights::estimate::estimate(&spec, depth, probes, seed, board, quiet)?;
+        let one = knights::tours::estimate::estimate(&spec, depth, probes, seed, board, quiet)?;
         let (tours, nodes, seconds, board_seconds) = (one.tours, one.nodes, one.cpu_seconds, one.board_seconds);
         (vec![(spec.start, 1, one)], tours, nodes, seconds, board_seconds)
     };
@@ -181,7 +182,7 @@ pub fn estimate(
     let rate = sampled_nodes as f64 / sampled_seconds.max(1e-9);
     let board_cycles: u64 = classes.iter().filter_map(|c| c.2.board_sampled_cycles).sum();
     let board_clocks_per_node = board_cycles as f64 / sampled_nodes.max(1) as f64;
-    let figure = |f: knights::estimate::Figure| json!({ "mean": f.mean, "std_error": f.std_error });
+    let figure = |f: knights::tours::estimate::Figure| json!({ "mean": f.mean, "std_error": f.std_error });
     match format {
         Format::Json => writeln!(
             out,
@@ -218,7 +219,7 @@ pub fn estimate(
             })
         )?,
         _ => {
-            let pm = |f: knights::estimate::Figure| format!("{:.4e} ± {:.1e}", f.mean, f.std_error);
+            let pm = |f: knights::tours::estimate::Figure| format!("{:.4e} ± {:.1e}", f.mean, f.std_error);
             writeln!(
                 out,
                 "{} tours of {} from {} ({} order{}): {} tours, {} nodes, {} s on one CPU core ({:.1} M nodes/s on the {} probed jobs, {} moves deep; {} probes{})",

@@ -4,23 +4,41 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use knights::device::{CpuDevice, Device, Problem};
-use knights::error::UsageError;
+use knights::device::error::UsageError;
+use knights::device::{CpuDevice, Problem};
+use knights::link::transport::SerialTransport;
 use knights::link::LinkedDevice;
-use knights::transport::SerialTransport;
+use knights::plan::AnyDevice;
+use knights::queens::QueensDevice;
+use knights::tours::TourDevice;
 
 use super::args::{DeviceArgs, DeviceKind};
 
 impl DeviceArgs {
     /// Connects to the device for knight's tours; its errors are explained
     /// by the caller.
-    pub fn open(&self) -> Result<Box<dyn Device + Send>> {
-        self.open_for(Problem::Tours)
+    pub fn open_tours(&self) -> Result<Box<dyn TourDevice + Send>> {
+        Ok(self.open_for(Problem::Tours)?)
+    }
+
+    /// Connects to every device given, for a knight's-tour count.
+    pub fn open_all_tours(&self) -> Result<Vec<Box<dyn TourDevice + Send>>> {
+        Ok(self.open_all(Problem::Tours)?.into_iter().map(|device| device as Box<dyn TourDevice + Send>).collect())
+    }
+
+    /// Connects to the device for N-Queens.
+    pub fn open_queens(&self) -> Result<Box<dyn QueensDevice + Send>> {
+        Ok(self.open_for(Problem::Queens)?)
+    }
+
+    /// Connects to every device given, for an N-Queens count.
+    pub fn open_all_queens(&self) -> Result<Vec<Box<dyn QueensDevice + Send>>> {
+        Ok(self.open_all(Problem::Queens)?.into_iter().map(|device| device as Box<dyn QueensDevice + Send>).collect())
     }
 
     /// Connects to the one device for `problem`: the default simulated
     /// board is that problem's.
-    pub fn open_for(&self, problem: Problem) -> Result<Box<dyn Device + Send>> {
+    pub fn open_for(&self, problem: Problem) -> Result<Box<dyn AnyDevice + Send>> {
         let mut devices = self.open_all(problem)?;
         if devices.len() > 1 {
             return Err(UsageError(format!(
@@ -34,7 +52,7 @@ impl DeviceArgs {
 
     /// Connects to every device given (`--port` several times,
     /// `--all-ports`, `--boards N`), for a count whose jobs they share.
-    pub fn open_all(&self, problem: Problem) -> Result<Vec<Box<dyn Device + Send>>> {
+    pub fn open_all(&self, problem: Problem) -> Result<Vec<Box<dyn AnyDevice + Send>>> {
         let ports_given = !self.port.is_empty() || self.all_ports;
         let kind = match (self.device, ports_given) {
             (None, true) | (Some(DeviceKind::Board), _) => DeviceKind::Board,
@@ -84,7 +102,7 @@ impl DeviceArgs {
                     (false, true) => vec![SerialTransport::detect()?],
                     (false, false) => self.port.clone(),
                 };
-                let mut boards: Vec<Box<dyn Device + Send>> = Vec::new();
+                let mut boards: Vec<Box<dyn AnyDevice + Send>> = Vec::new();
                 for path in paths {
                     let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
                     board.set_split(self.split_level);
@@ -97,8 +115,8 @@ impl DeviceArgs {
     }
 
     #[cfg(feature = "sim")]
-    fn simulated(&self, problem: Problem, timeout: Duration) -> Result<Box<dyn Device + Send>> {
-        use knights::transport::SimTransport;
+    fn simulated(&self, problem: Problem, timeout: Duration) -> Result<Box<dyn AnyDevice + Send>> {
+        use knights::link::transport::SimTransport;
         let transport = match (problem, &self.board, &self.trace) {
             (Problem::Tours, None, None) => SimTransport::new(),
             (problem, board, trace) => SimTransport::on(simulated_board(problem, board.as_deref(), trace.as_deref())?),
@@ -110,7 +128,7 @@ impl DeviceArgs {
     }
 
     #[cfg(not(feature = "sim"))]
-    fn simulated(&self, _problem: Problem, _timeout: Duration) -> Result<Box<dyn Device + Send>> {
+    fn simulated(&self, _problem: Problem, _timeout: Duration) -> Result<Box<dyn AnyDevice + Send>> {
         Err(UsageError(format!(
             "the simulated board (the default device) {}: use --device cpu, or --port for a board",
             super::missing_feature("sim")
@@ -121,13 +139,13 @@ impl DeviceArgs {
 
 /// The default simulated knight's-tour board, as `--device sim` opens it.
 #[cfg(feature = "sim")]
-pub(super) fn default_simulated() -> Result<Box<dyn Device + Send>> {
-    let transport = knights::transport::SimTransport::new();
+pub(super) fn default_simulated() -> Result<Box<dyn TourDevice + Send>> {
+    let transport = knights::link::transport::SimTransport::new();
     Ok(Box::new(LinkedDevice::connect("sim", transport, Duration::from_secs(60))?))
 }
 
 #[cfg(not(feature = "sim"))]
-pub(super) fn default_simulated() -> Result<Box<dyn Device + Send>> {
+pub(super) fn default_simulated() -> Result<Box<dyn TourDevice + Send>> {
     Err(UsageError(format!("the simulated board {}: drop --on-sim", super::missing_feature("sim"))).into())
 }
 
@@ -141,9 +159,9 @@ pub(super) fn simulated_board(
 ) -> Result<knights_sim::SimulatedBoard> {
     let say = &mut |line: &str| eprintln!("{line}");
     let model = match (board, problem) {
-        (Some(name), _) => knights::board_sim::model(&knights::boards::find(name)?, trace.is_some(), say)?,
-        (None, Problem::Tours) => knights::board_sim::default_traced(say)?,
-        (None, Problem::Queens) => knights::board_sim::default_queens(trace.is_some(), say)?,
+        (Some(name), _) => knights::fpga::board_sim::model(&knights::fpga::boards::find(name)?, trace.is_some(), say)?,
+        (None, Problem::Tours) => knights::fpga::board_sim::default_traced(say)?,
+        (None, Problem::Queens) => knights::fpga::board_sim::default_queens(trace.is_some(), say)?,
     };
     let mut simulated = knights_sim::SimulatedBoard::on(model);
     if let Some(path) = trace {

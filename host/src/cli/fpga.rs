@@ -5,11 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use knights::bitstream::{self, BuildOptions, Design};
-use knights::boards::{self, EngineKind};
-use knights::build_report::{self, BUILD_ROOT};
-use knights::error::UsageError;
-use knights_rtl::accelerator::Features;
+use knights::device::error::UsageError;
+use knights::fpga::bitstream::{self, BuildOptions, Emit};
+use knights::fpga::boards;
+use knights::fpga::build_report::{self, BUILD_ROOT};
+use knights::fpga::{Design, EngineKind, Features};
 
 use super::args::{BuildArgs, ListFormat, VerilogArgs};
 use super::build_status::BuildStatus;
@@ -39,24 +39,25 @@ pub fn constraints(dir: &Path, out: &mut dyn Write) -> Result<()> {
 pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
     let board = boards::find(&args.board)?;
     let mut options = BuildOptions::for_board(&board);
+    let design = &mut options.build.design;
     if let Some(size) = args.max_size {
-        (options.max_width, options.max_height) = (size.width, size.height);
+        (design.max_width, design.max_height) = (size.width, size.height);
     }
-    options.engines = args.engines.unwrap_or(options.engines);
+    design.engines = args.engines.unwrap_or(design.engines);
     if let Some(mhz) = args.clock_mhz {
         if !(mhz.is_finite() && mhz > 0.0) {
             return Err(UsageError(format!("--clock-mhz {mhz}: give a clock in MHz, e.g. 25")).into());
         }
-        options.clock_hz = (mhz * 1e6).round() as u64;
+        design.clock_hz = (mhz * 1e6).round() as u64;
     }
-    options.baud = args.baud.unwrap_or(options.baud);
-    options.warnsdorff &= !args.no_warnsdorff;
-    options.constellations = args.constellations.unwrap_or(options.constellations);
-    if options.constellations && options.engine != EngineKind::Queens {
+    design.baud = args.baud.map_or(design.baud, u64::from);
+    design.features.warnsdorff &= !args.no_warnsdorff;
+    design.features.constellations = args.constellations.unwrap_or(design.features.constellations);
+    if design.features.constellations && design.kind != EngineKind::Queens {
         return Err(UsageError("--constellations true: only N-Queens builds count from constellations".into()).into());
     }
-    options.seed = args.seed.or(options.seed);
-    options.map_delay_ps = args.map_delay_ps.or(options.map_delay_ps);
+    options.build.seed = args.seed.or(options.build.seed);
+    options.build.map_delay_ps = args.map_delay_ps.or(options.build.map_delay_ps);
     options.out_dir = args.out.unwrap_or(options.out_dir);
     let mut status = BuildStatus::on_stderr();
     let report = bitstream::build(&board, &options, &mut status)?;
@@ -67,14 +68,21 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
 
 /// `knights verilog`: the accelerator's or one engine's Verilog.
 pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
-    let design = if args.engine_only {
-        Design::Engine
+    let (max_width, max_height) = (args.size.width, args.size.height);
+    let emit = if args.engine_only {
+        Emit::Engine { max_width, max_height }
     } else {
-        let features = Features { warnsdorff: !args.no_warnsdorff, constellations: args.constellations };
-        let kind: EngineKind = args.engine.parse().expect("clap takes only the kinds' names");
-        Design::Accelerator { kind, engines: args.engines, features, clock_hz: args.clock, baud: args.baud }
+        Emit::Accelerator(Design {
+            kind: args.engine.parse().expect("clap takes only the kinds' names"),
+            max_width,
+            max_height,
+            engines: args.engines,
+            features: Features { warnsdorff: !args.no_warnsdorff, constellations: args.constellations },
+            clock_hz: args.clock,
+            baud: args.baud,
+        })
     };
-    write!(out, "{}", bitstream::design_verilog(args.size, design)?)?;
+    write!(out, "{}", bitstream::design_verilog(emit)?)?;
     Ok(())
 }
 

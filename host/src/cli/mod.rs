@@ -24,8 +24,8 @@ use anyhow::Result;
 pub use args::Cli;
 use args::Command;
 pub use explain::Failure;
-use knights::queens_query::QueensQuery;
-use knights::search::Goal;
+use knights::queens::query::QueensQuery;
+use knights_model::Goal;
 
 /// Runs a parsed command line, writing results to stdout.
 pub fn execute(cli: Cli) -> Result<()> {
@@ -98,5 +98,5 @@ fn missing_feature(feature: &str) -> String {
 /// The error for a command whose feature this build lacks.
 #[cfg(not(all(feature = "sim", feature = "fpga")))]
 fn unavailable(feature: &str) -> anyhow::Error {
-    knights::error::UsageError(format!("this command {}", missing_feature(feature))).into()
+    knights::device::error::UsageError(format!("this command {}", missing_feature(feature))).into()
 }

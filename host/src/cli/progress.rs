@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use knights::jobs::{DeviceFailure, Tally};
-use knights::search::Flow;
+use knights_model::Flow;
 use serde_json::json;
 
 use super::args::{ProgressArgs, ProgressKind};
@@ -39,9 +39,10 @@ impl Progress {
     pub fn from_args(args: &ProgressArgs) -> anyhow::Result<Self> {
         let stop_after = match args.stop_after {
             Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
-                return Err(
-                    knights::error::UsageError("--stop-after must be a positive number of seconds".into()).into()
+                return Err(knights::device::error::UsageError(
+                    "--stop-after must be a positive number of seconds".into(),
                 )
+                .into())
             }
             seconds => seconds.map(Duration::from_secs_f64),
         };

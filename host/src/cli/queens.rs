@@ -5,11 +5,10 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use anyhow::Result;
-use knights::device::Problem;
-use knights::error::UsageError;
-use knights::queens_query::{self, QueensQuery};
-use knights::render;
-use knights::search::Goal;
+use knights::device::error::UsageError;
+use knights::queens::query::{self, QueensQuery};
+use knights::queens::render;
+use knights_model::Goal;
 
 use super::args::{DeviceArgs, Format, ProgressArgs};
 use super::progress::{warn_of_failures, Progress};
@@ -24,14 +23,11 @@ pub fn queens(
     if format == Format::Svg && query.goal == Goal::CountAll {
         return Err(UsageError("a count has no solution to draw: use --format text or json".into()).into());
     }
-    let mut devices = if query.goal == Goal::CountAll {
-        device_args.open_all(Problem::Queens)?
-    } else {
-        vec![device_args.open_for(Problem::Queens)?]
-    };
+    let mut devices =
+        if query.goal == Goal::CountAll { device_args.open_all_queens()? } else { vec![device_args.open_queens()?] };
     let answer = if devices.len() > 1 {
         let progress = Mutex::new(Progress::from_args(progress)?);
-        let shared = queens_query::count_shared(devices, query, &|tally| {
+        let shared = knights::queens::jobs::count_shared(devices, query, &|tally| {
             progress.lock().expect("progress is not poisoned").update_jobs(tally)
         })?;
         progress.into_inner().expect("progress is not poisoned").finish();
@@ -40,16 +36,16 @@ pub fn queens(
     } else {
         let mut progress = Progress::from_args(progress)?;
         let device = devices[0].as_mut();
-        let answer = queens_query::run(device, query, &mut |nodes, solutions| progress.update(nodes, solutions))?;
+        let answer = query::run(device, query, &mut |nodes, solutions| progress.update(nodes, solutions))?;
         progress.finish();
         answer
     };
     match format {
-        Format::Text => write!(out, "{}", render::queens_text(&answer))?,
-        Format::Json => writeln!(out, "{}", render::queens_json(&answer))?,
+        Format::Text => write!(out, "{}", render::text(&answer))?,
+        Format::Json => writeln!(out, "{}", render::json(&answer))?,
         Format::Svg => match answer.solutions.first() {
-            Some(files) => write!(out, "{}", render::queens_svg(files))?,
-            None => anyhow::bail!("{}", render::queens_summary(&answer)),
+            Some(files) => write!(out, "{}", render::svg(files))?,
+            None => anyhow::bail!("{}", render::summary(&answer)),
         },
     }
     Ok(())

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use knights::build_report::BuildReport;
+use knights::fpga::build_report::BuildReport;
 
 /// The build directories under `root` that hold a report, in board order.
 #[cfg(feature = "fpga")]
 pub fn existing_build_dirs(root: &Path) -> Vec<PathBuf> {
-    knights::boards::all().iter().map(|b| root.join(&b.name)).filter(|d| d.join("build.json").is_file()).collect()
+    knights::fpga::boards::all().iter().map(|b| root.join(&b.name)).filter(|d| d.join("build.json").is_file()).collect()
 }
 
 /// The build directories under `root` that hold a report, in name order

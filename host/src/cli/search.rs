@@ -4,12 +4,10 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use anyhow::Result;
-use knights::device::{Device, Problem};
-use knights::error::UsageError;
-use knights::query::{self, Answer, Query};
-use knights::render;
-use knights::search::Goal;
-use knights::whole_board;
+use knights::device::error::UsageError;
+use knights::tours::query::{self, Answer, Query};
+use knights::tours::{render, whole_board, TourDevice};
+use knights_model::Goal;
 
 use super::args::{DeviceArgs, Format, ProgressArgs, ProgressKind, SearchArgs, Start};
 use super::progress::{warn_of_failures, Progress};
@@ -45,13 +43,13 @@ pub fn count(
     if search.start() == Start::All {
         return count_every_start(search, device, progress, format, out);
     }
-    let mut devices = device.open_all(Problem::Tours)?;
+    let mut devices = device.open_all_tours()?;
     let answer = if devices.len() == 1 {
         search_with(devices.remove(0), Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?
     } else {
         // Several devices share the count's paths from the start.
         let progress = Mutex::new(Progress::from_args(progress)?);
-        let (answer, failures) = query::count_shared(devices, search.spec(), &|tally| {
+        let (answer, failures) = knights::tours::jobs::count_shared(devices, search.spec(), &|tally| {
             progress.lock().expect("progress is not poisoned").update_jobs(tally)
         })?;
         progress.into_inner().expect("progress is not poisoned").finish();
@@ -73,7 +71,7 @@ fn count_every_start(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let devices = device_args.open_all(Problem::Tours)?;
+    let devices = device_args.open_all_tours()?;
     let progress = Mutex::new(Progress::from_args(progress)?);
     let whole = whole_board::count_every_start(devices, search.spec(), &|tally| {
         progress.lock().expect("progress is not poisoned").update_jobs(tally)
@@ -88,12 +86,16 @@ fn count_every_start(
 }
 
 fn search_on(device_args: &DeviceArgs, query: Query) -> Result<Answer> {
-    search_with(device_args.open()?, query, None)
+    search_with(device_args.open_tours()?, query, None)
 }
 
 /// Runs `query` with the progress `--progress` asks for (a bar without it),
 /// its clock started once the device is connected.
-fn search_with(mut device: Box<dyn Device + Send>, query: Query, progress: Option<&ProgressArgs>) -> Result<Answer> {
+fn search_with(
+    mut device: Box<dyn TourDevice + Send>,
+    query: Query,
+    progress: Option<&ProgressArgs>,
+) -> Result<Answer> {
     let mut progress = match progress {
         Some(args) => Progress::from_args(args)?,
         None => Progress::new(ProgressKind::Bar),

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use knights::bench;
-use knights::build_report::{BuildReport, BUILD_ROOT};
-use knights::device::Device;
-use knights::error::UsageError;
+use knights::device::error::UsageError;
+use knights::fpga::build_report::{BuildReport, BUILD_ROOT};
+use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
-use knights::transport::SimTransport;
-use knights::BoardSize;
+use knights::tours::bench;
+use knights::tours::TourDevice;
+use knights_model::BoardSize;
 
 use super::args::Format;
 use super::reports::{existing_build_dirs, read_reports};
@@ -25,7 +25,7 @@ pub fn serve(board: Option<&str>, out: &mut dyn Write) -> Result<()> {
         None => knights_sim::SimulatedBoard::new(),
         Some(name) => super::device::simulated_board(knights::device::Problem::Tours, Some(name), None)?,
     };
-    knights::transport::serve_simulated_board(
+    knights::link::transport::serve_simulated_board(
         simulated,
         &mut |path| {
             let _ = writeln!(out, "{path}");
@@ -63,7 +63,7 @@ pub fn bench(
     let mut sim = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60))?;
     let mut boards = boards_as_built(&reports, say)?;
     let mut largest = vec![sim.max_board()];
-    largest.extend(boards.iter().map(|b| BoardSize::new(b.report.max_width, b.report.max_height)));
+    largest.extend(boards.iter().map(|b| BoardSize::new(b.report.design.max_width, b.report.design.max_height)));
     largest.sort_by_key(|b| (b.area(), b.width));
     largest.dedup();
     let cases = bench::standard_cases(&largest);
@@ -87,8 +87,8 @@ pub fn bench(
 #[cfg(feature = "fpga")]
 fn boards_as_built(reports: &[BuildReport], say: &mut dyn FnMut(&str)) -> Result<Vec<bench::BoardSim<SimTransport>>> {
     let mut boards = Vec::new();
-    for report in reports.iter().filter(|r| r.engine != "queens") {
-        let model = knights::board_sim::as_built(report, say)?;
+    for report in reports.iter().filter(|r| !r.design.kind.solves_queens()) {
+        let model = knights::fpga::board_sim::as_built(report, say)?;
         let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
         let device = LinkedDevice::connect("sim", transport, Duration::from_secs(600))?;
         boards.push(bench::BoardSim { report: report.clone(), device });
@@ -115,10 +115,10 @@ pub fn bench_queens(format: Format, builds: Vec<PathBuf>, max_n: u8, out: &mut d
     let say = &mut |line: &str| eprintln!("bench: {line}");
     let simulated = super::device::simulated_board(knights::device::Problem::Queens, None, None)?;
     let mut sim = LinkedDevice::connect("sim", SimTransport::on(simulated), Duration::from_secs(60))?;
-    let rows = knights::bench_queens::run(&mut sim, 12.min(max_n)..=max_n, &reports, say)?;
+    let rows = knights::queens::bench::run(&mut sim, 12.min(max_n)..=max_n, &reports, say)?;
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?,
-        _ => write!(out, "{}", knights::bench_queens::text(&rows))?,
+        _ => write!(out, "{}", knights::queens::bench::text(&rows))?,
     }
     Ok(())
 }
@@ -136,8 +136,8 @@ pub fn bench_queens(_: Format, _: Vec<PathBuf>, _: u8, _: &mut dyn Write) -> Res
 #[cfg(feature = "fpga")]
 pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {
     let started = std::time::Instant::now();
-    let (board, quiet) = knights::link_fuzz::fuzz_board(&mut |line| eprintln!("{line}"))?;
-    let report = knights::link_fuzz::fuzz(board, streams, seed, quiet)?;
+    let (board, quiet) = knights::fpga::link_fuzz::fuzz_board(&mut |line| eprintln!("{line}"))?;
+    let report = knights::fpga::link_fuzz::fuzz(board, streams, seed, quiet)?;
     writeln!(
         out,
         "{} damaged streams ({} bytes of damage, seed {seed}): {} answered with ERROR frames, \
@@ -162,8 +162,8 @@ pub fn check_build(
     trace: Option<&std::path::Path>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let board = knights::boards::find(name)?;
-    let dir = dir.unwrap_or_else(|| std::path::Path::new(knights::build_report::BUILD_ROOT).join(name));
+    let board = knights::fpga::boards::find(name)?;
+    let dir = dir.unwrap_or_else(|| std::path::Path::new(knights::fpga::build_report::BUILD_ROOT).join(name));
     let report = knights::check_build::check(&board, &dir, trace, &mut |line| eprintln!("{line}"))?;
     write!(out, "{}", report.text())?;
     if !report.passed() {

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::{QueensError, QueensOutcome, MAX_N};
 use crate::board::{BoardSize, Square};
-use crate::search::Status;
+use crate::run::Status;
 use crate::symmetry;
 
 /// The edges' queens of a solution: one queen on each edge, the corners'
@@ -267,7 +267,7 @@ pub fn count_classes(n: u8, classes: &[WeightedConstellation], threads: usize) -
 mod tests {
     use super::*;
     use crate::queens::{check_solution, count_plan, QueensSearch};
-    use crate::search::Goal;
+    use crate::run::Goal;
 
     /// OEIS A000170, N = 1…14.
     const A000170: [u64; 14] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2_680, 14_200, 73_712, 365_596];

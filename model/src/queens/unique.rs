@@ -11,7 +11,8 @@
 
 use rayon::prelude::*;
 
-use super::{count_plan, Flow, Goal, QueensError, QueensObserver, QueensSearch, QueensSpec, Status};
+use super::{count_plan, QueensError, QueensObserver, QueensSearch, QueensSpec};
+use crate::run::{Flow, Goal, Status};
 
 /// The solution's eight images under the board's symmetries (with repeats
 /// when the solution is symmetric). `files` must be a permutation of

@@ -22,6 +22,28 @@ pub const COUNT_BITS: usize = 4;
 /// width, height, start file and rank, flags; see `docs/protocol.md`).
 pub const ARGUMENT_BITS: usize = 40;
 
+/// An engine's part in sharing a search (see [`EnginePort::split_level`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum JobRole {
+    /// Walks the levels above the jobs and queues them (one engine must): it
+    /// counts the nodes up there, searches a job itself when the queue has
+    /// no room for it, and takes jobs from the queue once its walk is done.
+    Walker,
+    /// Takes jobs from the queue; the walking logic is left out.
+    Worker,
+}
+
+impl JobRole {
+    /// The role of engine `i` of a bank: engine 0 walks.
+    pub fn of_engine(i: usize) -> Self {
+        if i == 0 {
+            JobRole::Walker
+        } else {
+            JobRole::Worker
+        }
+    }
+}
+
 /// The engine's side of the bundle.
 #[derive(LogicInterface, Default)]
 #[join = "EngineSocket"]

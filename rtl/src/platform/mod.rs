@@ -1,13 +1,14 @@
 //! The platform: everything of an accelerator but its engines, written once
 //! for every engine kind against [`EnginePort`].
 //!
-//! A UART link to the host, the command receiver and the response sender;
+//! The link to the host: the [`uart`], the [`command_receiver`] (frames
+//! in, checked with the [`crc`]) and the [`response_sender`] (frames out);
 //! the [`job_queue`] through which several engines share a search (SOLVE
 //! names a split level, the nodes at that level are the jobs, numbered in
 //! search order; engine 0, the walker, walks the levels above and queues
 //! each job as its path, the others take jobs as they finish theirs, and the
 //! walker searches a job itself when the queue is full); the [`totals`]
-//! summed from the engines' pulses; the [`result_arbiter`] that streams one
+//! summed from the engines' pulses (a [`sum_tree`]); the [`result_arbiter`] that streams one
 //! engine's result at a time; and the controller here, which answers every
 //! good command at once (IDENTIFY with the build's parameters, STATUS with a
 //! progress frame, SOLVE and ABORT with an ACK or an ERROR), sends a
@@ -16,26 +17,37 @@
 //! exactly one DONE. Each kind of answer has one slot, sent in a fixed
 //! priority order whenever the sender is idle; see `docs/protocol.md`.
 //!
-//! An engine kind provides the engines (each with an [`EnginePort`]) and
-//! what IDENTITY says about them ([`BuildIdentity`]); its accelerator joins
-//! the two (see `crate::accelerator`).
+//! An engine kind provides a bank of engines ([`EngineBank`]: an
+//! [`EnginePort`] each, and what IDENTITY says about them,
+//! [`BuildIdentity`]); the [`Accelerator`] joins it to the platform.
 
+mod accelerator;
+pub mod command_receiver;
+pub mod crc;
+mod engine_flags;
 pub mod engine_port;
 pub mod job_queue;
+pub mod response_sender;
 pub mod result_arbiter;
+pub mod sum_tree;
 pub mod totals;
+pub mod uart;
 
 use knights_protocol::{command, error, feature, length, response, status, SYNC, VERSION};
 use rust_hdl::prelude::*;
 
-use crate::command::CommandReceiver;
-use crate::response::{ResponseSender, FRAME_BITS};
-use crate::uart::{UartReceiver, UartTransmitter};
-pub use engine_port::{EnginePort, EngineSocket, JobPort, JobSocket, ARGUMENT_BITS, COUNT_BITS, JOB_PATH_BITS};
+pub use accelerator::{Accelerator, EngineBank};
+use command_receiver::CommandReceiver;
+use engine_flags::EngineFlags;
+pub use engine_port::{
+    EnginePort, EngineSocket, JobPort, JobRole, JobSocket, ARGUMENT_BITS, COUNT_BITS, JOB_PATH_BITS,
+};
 use job_queue::JobQueue;
+use response_sender::{ResponseSender, FRAME_BITS};
 use result_arbiter::ResultArbiter;
 use totals::Totals;
 pub use totals::MAX_ENGINES;
+use uart::{UartReceiver, UartTransmitter};
 
 /// One default value per engine (a port or signal each).
 fn per_engine<T: Default>(engines: usize) -> Vec<T> {
@@ -123,6 +135,8 @@ pub struct Platform {
     commands: CommandReceiver,
     responses: ResponseSender,
     queue: JobQueue,
+    // The engines' job requests, as the queue takes them.
+    requests: EngineFlags,
     totals: Totals,
     arbiter: ResultArbiter,
 
@@ -191,7 +205,6 @@ pub struct Platform {
     split: Signal<Local, Bits<8>>,
     path_length: Signal<Local, Bits<8>>,
     use_engines: Signal<Local, Bits<8>>,
-    request_chain: Vec<Signal<Local, Bits<MAX_ENGINES>>>,
     accepted: Signal<Local, bool>,
     stopping: Signal<Local, bool>,
     sending_result: Signal<Local, bool>,
@@ -238,6 +251,7 @@ impl Platform {
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
             queue: JobQueue::new(engines),
+            requests: EngineFlags::new(engines),
             totals: Totals::new(engines),
             arbiter: ResultArbiter::new(engines),
             engine_one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
@@ -292,7 +306,6 @@ impl Platform {
             split: Default::default(),
             path_length: Default::default(),
             use_engines: Default::default(),
-            request_chain: per_engine(engines),
             accepted: Default::default(),
             stopping: Default::default(),
             sending_result: Default::default(),
@@ -307,27 +320,9 @@ impl Platform {
 impl Logic for Platform {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            searching,
-            abort_requested,
-            ack_pending,
-            ack_command,
-            identify_pending,
-            status_pending,
-            progress_due,
-            error_pending,
-            error_code,
-            error_command,
-            count_run,
-            limited,
-            result_limit,
-            argument_refusal,
-            limit_reached,
-            starting,
-            started
-        );
+        dff_setup!(self, clock, searching, abort_requested, ack_pending, ack_command, identify_pending, status_pending);
+        dff_setup!(self, clock, progress_due, error_pending, error_code, error_command, count_run, limited);
+        dff_setup!(self, clock, result_limit, argument_refusal, limit_reached, starting, started);
         clock!(self, clock, receiver, transmitter, commands, responses, queue, totals, arbiter);
 
         // The byte path: line, UART, receiver; sender, UART, line.
@@ -376,19 +371,9 @@ impl Logic for Platform {
         self.queue.found_path.next = self.engines[0].jobs.found_path.val();
         self.queue.found_number.next = self.engines[0].jobs.found_number.val();
         self.queue.walking.next = self.engines[0].jobs.walking.val();
-        self.request_chain[0].next = 0.into();
-        if self.engines[0].jobs.request.val() {
-            self.request_chain[0].next = 1.into();
-        }
-        self.queue.requests.next = self.request_chain[0].val();
-        for i in 1..self.engines.len() {
-            self.request_chain[i].next = self.request_chain[i - 1].val();
-            if self.engines[i].jobs.request.val() {
-                self.request_chain[i].next = self.request_chain[i - 1].val() | self.engine_one_hot[i].val();
-            }
-            self.queue.requests.next = self.request_chain[i].val();
-        }
+        self.queue.requests.next = self.requests.vector.val();
         for i in 0..self.engines.len() {
+            self.requests.flags[i].next = self.engines[i].jobs.request.val();
             self.engines[i].jobs.space.next = self.queue.space.val();
             self.engines[i].jobs.grant.next = (self.queue.grants.val() & self.engine_one_hot[i].val()).any();
             self.engines[i].jobs.path.next = self.queue.path.val();

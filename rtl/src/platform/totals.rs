@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 
 use super::per_engine;
 
-use crate::sum_tree::{SumTree, TERMS};
+use super::sum_tree::{SumTree, TERMS};
 
 /// The most engines the totals sum.
 pub const MAX_ENGINES: usize = TERMS;

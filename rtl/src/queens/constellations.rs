@@ -200,37 +200,10 @@ impl Default for ConstellationGenerator {
 impl Logic for ConstellationGenerator {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            last,
-            three_n,
-            enumerating,
-            untried,
-            offered,
-            offered_valid,
-            issuing,
-            candidate,
-            symmetry,
-            image_valid,
-            image_first,
-            image_last,
-            image,
-            image_below,
-            image_equal,
-            key_valid,
-            key_first,
-            key_last,
-            key_below,
-            key_equal,
-            key,
-            canonical,
-            same,
-            best,
-            out_valid,
-            out_job,
-            out_weight_log2
-        );
+        dff_setup!(self, clock, last, three_n, enumerating, untried, offered, offered_valid, issuing, candidate);
+        dff_setup!(self, clock, symmetry, image_valid, image_first, image_last, image, image_below, image_equal);
+        dff_setup!(self, clock, key_valid, key_first, key_last, key_below, key_equal, key, canonical, same, best);
+        dff_setup!(self, clock, out_valid, out_job, out_weight_log2);
         self.job.next = self.out_job.q.val();
         self.weight_log2.next = self.out_weight_log2.q.val();
         self.valid.next = self.out_valid.q.val();

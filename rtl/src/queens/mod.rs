@@ -29,24 +29,20 @@
 //! first-K mode pauses the search and streams its files, a byte a rank from
 //! rank 1, with the valid/ready handshake.
 
-pub mod accelerator;
 pub mod arguments;
+pub mod bank;
 pub mod constellations;
+mod engine_parts;
+pub mod job_layout;
 pub mod ranks;
 
 use rust_hdl::prelude::*;
 
-use crate::engine::JobRole;
-use crate::platform::{EnginePort, JOB_PATH_BITS};
-use constellations::{ConstellationGenerator, TUPLE_BITS};
+use crate::platform::{EnginePort, JobRole, JOB_PATH_BITS};
+use engine_parts::{JobFeed, SolutionStream, TurnCounts, WalkerPath};
+use job_layout::{ConstellationJob, CONSTELLATION_JOB_BITS};
+pub use job_layout::{FILE_BITS, MAX_JOB_RANKS};
 use ranks::RankPort;
-
-/// Bits of a rank's file in a job's path.
-pub const FILE_BITS: usize = 5;
-
-/// The deepest split level a job's path holds.
-pub const MAX_JOB_RANKS: usize = JOB_PATH_BITS / FILE_BITS;
-const _: () = assert!(MAX_JOB_RANKS == knights_protocol::MAX_QUEENS_SPLIT_LEVEL as usize);
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum QueensState {
@@ -86,12 +82,15 @@ pub struct QueensEngine {
     // modules of their own, so the constant must be theirs).
     edges_built: Constant<bool>,
     edges: Signal<Local, bool>,
-    // The walker's, in a build that counts from constellations.
-    generator: Vec<ConstellationGenerator>,
-    // A rank's place in a job's path: its number, and its field's position.
-    path_rank: Vec<Constant<Bits<8>>>,
-    path_shift: Vec<Constant<Bits<8>>>,
-    path_keep: Vec<Constant<Bits<JOB_PATH_BITS>>>,
+    // The walker's generator, in a build that counts from constellations.
+    feed: JobFeed,
+    // The walker's path with its last queen; a constellation job's numbers
+    // in the path (and the generator's job into it); a solution streamed
+    // out; a turn's counts.
+    walker_path: WalkerPath,
+    job: ConstellationJob,
+    stream: SolutionStream,
+    counts: TurnCounts,
 
     state: DFF<QueensState>,
     // The platform's cancel, a clock late, for the state: it comes from one
@@ -111,37 +110,16 @@ pub struct QueensEngine {
     current_job: DFF<Bits<32>>,
     // The walker's files so far; a worker's job's files still to replay.
     path: DFF<Bits<JOB_PATH_BITS>>,
-    // A solution streamed out: the rank whose file is read or shown, the
-    // file shown, and whether it is shown or being read.
-    emit_rank: DFF<Bits<8>>,
-    item: DFF<Bits<8>>,
-    item_is_last: DFF<bool>,
-    shown: DFF<bool>,
-    fetched: DFF<bool>,
-    // Nodes and solutions counted in a turn: the queen placed, and the
-    // last two ranks the step before counted in one.
-    node_count: DFF<Bits<4>>,
-    solution_count: DFF<Bits<4>>,
 
     at_job: Signal<Local, bool>,
     hand_over: Signal<Local, bool>,
-    path_after: Vec<Signal<Local, Bits<JOB_PATH_BITS>>>,
-    path_placed: Signal<Local, Bits<JOB_PATH_BITS>>,
-    last_item: Signal<Local, bool>,
     starting: Signal<Local, bool>,
     // A node counted in this turn: a queen placed, a solution.
     placed_now: Signal<Local, bool>,
-    // The nodes of the last two ranks counted in the step before.
-    tail_nodes: Signal<Local, Bits<4>>,
     found_now: Signal<Local, bool>,
     // A solution's weight (a constellation job's: 1, 2, 4 or 8).
     found_weight: Signal<Local, Bits<4>>,
-    // The generator's job on offer, and whether it is taken now.
-    feed_valid: Signal<Local, bool>,
-    feed_done: Signal<Local, bool>,
-    feed_tuple: Signal<Local, Bits<TUPLE_BITS>>,
-    feed_weight_log2: Signal<Local, Bits<2>>,
-    feed_job: Signal<Local, Bits<JOB_PATH_BITS>>,
+    // The generator's job on offer is taken now.
     feed_take: Signal<Local, bool>,
     // The walker hands out its generator's jobs (in the state `Next`).
     feeding: Signal<Local, bool>,
@@ -152,8 +130,6 @@ impl QueensEngine {
     /// A search's machine; the walker makes constellation jobs when
     /// `constellations` (the others ignore it).
     pub fn new(role: JobRole, constellations: bool) -> Self {
-        let field = (1u64 << FILE_BITS) - 1;
-        let all = (1u64 << JOB_PATH_BITS) - 1;
         QueensEngine {
             clock: Default::default(),
             port: Default::default(),
@@ -165,14 +141,11 @@ impl QueensEngine {
             walker: Constant::new(role == JobRole::Walker),
             edges_built: Constant::new(constellations),
             edges: Default::default(),
-            generator: (0..usize::from(role == JobRole::Walker && constellations))
-                .map(|_| Default::default())
-                .collect(),
-            path_rank: (0..MAX_JOB_RANKS).map(|rank| Constant::new((rank as u64).into())).collect(),
-            path_shift: (0..MAX_JOB_RANKS).map(|rank| Constant::new(((rank * FILE_BITS) as u64).into())).collect(),
-            path_keep: (0..MAX_JOB_RANKS)
-                .map(|rank| Constant::new((all & !(field << (rank * FILE_BITS))).into()))
-                .collect(),
+            feed: JobFeed::new(role == JobRole::Walker && constellations),
+            walker_path: WalkerPath::new(role == JobRole::Walker),
+            job: Default::default(),
+            stream: Default::default(),
+            counts: Default::default(),
             state: Default::default(),
             cancel_seen: Default::default(),
             split_on: Default::default(),
@@ -183,30 +156,14 @@ impl QueensEngine {
             walked: Default::default(),
             current_job: Default::default(),
             path: Default::default(),
-            emit_rank: Default::default(),
-            item: Default::default(),
-            item_is_last: Default::default(),
-            shown: Default::default(),
-            fetched: Default::default(),
-            node_count: Default::default(),
-            solution_count: Default::default(),
             placed_now: Default::default(),
-            tail_nodes: Default::default(),
             found_now: Default::default(),
             found_weight: Default::default(),
-            feed_valid: Default::default(),
-            feed_done: Default::default(),
-            feed_tuple: Default::default(),
-            feed_weight_log2: Default::default(),
-            feed_job: Default::default(),
             feed_take: Default::default(),
             feeding: Default::default(),
             sharing: Default::default(),
             at_job: Default::default(),
             hand_over: Default::default(),
-            path_after: (0..MAX_JOB_RANKS).map(|_| Default::default()).collect(),
-            path_placed: Default::default(),
-            last_item: Default::default(),
             starting: Default::default(),
         }
     }
@@ -215,27 +172,10 @@ impl QueensEngine {
 impl Logic for QueensEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state,
-            cancel_seen,
-            split_on,
-            job_rank,
-            walking,
-            jobs_found,
-            found_pulse,
-            walked,
-            current_job,
-            path,
-            emit_rank,
-            item,
-            item_is_last,
-            shown,
-            fetched,
-            node_count,
-            solution_count
-        );
+        dff_setup!(self, clock, state, cancel_seen, split_on, job_rank, walking, jobs_found, found_pulse, walked);
+        dff_setup!(self, clock, current_job, path);
+        clock!(self, clock, stream, counts);
+        self.feed.generator_clock.next = self.clock.val();
         self.port.refusal.next = self.refusal.val();
 
         self.edges.next = self.edges_built.val() & self.edges_on.val();
@@ -247,16 +187,16 @@ impl Logic for QueensEngine {
         self.data.forced.next = false;
         self.data.forced_file.next = bit_cast::<8, FILE_BITS>(self.path.q.val().get_bits::<FILE_BITS>(0));
         self.data.open_child.next = true;
-        self.data.read_rank.next = self.emit_rank.q.val();
         // A constellation job's numbers, held in the path for the whole job.
+        self.job.path.next = self.path.q.val().get_bits::<CONSTELLATION_JOB_BITS>(0);
         self.data.edges.next = self.edges.val();
-        self.data.first_rank_file.next = self.path.q.val().get_bits::<5>(15);
-        self.data.last_rank_file.next = self.path.q.val().get_bits::<5>(10);
-        self.data.first_file_rank.next = self.path.q.val().get_bits::<5>(5);
-        self.data.last_file_rank.next = self.path.q.val().get_bits::<5>(0);
+        self.data.first_rank_file.next = self.job.i.val();
+        self.data.last_rank_file.next = self.job.j.val();
+        self.data.first_file_rank.next = self.job.a.val();
+        self.data.last_file_rank.next = self.job.b.val();
         self.found_weight.next = 1.into();
         if self.edges.val() {
-            self.found_weight.next = bits::<4>(1) << self.path.q.val().get_bits::<2>(20);
+            self.found_weight.next = bits::<4>(1) << self.job.weight_log2.val();
         }
         // Jobs are shared when split, and always from constellations.
         self.sharing.next = self.split_on.q.val() | self.edges.val();
@@ -264,22 +204,11 @@ impl Logic for QueensEngine {
 
         // The walker's generator (none in the others): started as a search
         // starts, its jobs taken in `Next` (feeding).
-        self.feed_valid.next = false;
-        self.feed_done.next = true;
-        self.feed_tuple.next = 0.into();
-        self.feed_weight_log2.next = 0.into();
         self.feed_take.next = false;
-        for g in 0..self.generator.len() {
-            self.generator[g].clock.next = self.clock.val();
-            self.generator[g].n.next = self.n.val();
-            self.generator[g].start.next = self.edges.val() & (self.state.q.val() == QueensState::Root);
-            self.feed_valid.next = self.generator[g].valid.val();
-            self.feed_done.next = self.generator[g].done.val();
-            self.feed_tuple.next = self.generator[g].job.val();
-            self.feed_weight_log2.next = self.generator[g].weight_log2.val();
-        }
-        self.feed_job.next = bit_cast::<JOB_PATH_BITS, TUPLE_BITS>(self.feed_tuple.val())
-            | (bit_cast::<JOB_PATH_BITS, 2>(self.feed_weight_log2.val()) << 20);
+        self.feed.generator_n.next = self.n.val();
+        self.feed.generator_start.next = self.edges.val() & (self.state.q.val() == QueensState::Root);
+        self.job.new_tuple.next = self.feed.tuple.val();
+        self.job.new_weight_log2.next = self.feed.weight_log2.val();
 
         // The walker's queen on the job rank is a job; handed over when the
         // queue has room.
@@ -289,45 +218,20 @@ impl Logic for QueensEngine {
             & (self.data.rank.val() == self.job_rank.q.val())
             & (self.state.q.val() == QueensState::Run);
         self.hand_over.next = self.at_job.val() & self.port.jobs.space.val();
-        // The walker's path with its last turn's queen in its rank's field
-        // (the data path's registered copy, in the clock after the turn: the
-        // queen's file is the end of a long path in the turn itself).
-        self.path_after[0].next = self.path.q.val();
-        if self.data.placed_rank.val() == self.path_rank[0].val() {
-            self.path_after[0].next = (self.path.q.val() & self.path_keep[0].val())
-                | (bit_cast::<JOB_PATH_BITS, 8>(self.data.placed_file.val()) << self.path_shift[0].val());
-        }
-        for i in 1..self.path_after.len() {
-            self.path_after[i].next = self.path_after[i - 1].val();
-            if self.data.placed_rank.val() == self.path_rank[i].val() {
-                self.path_after[i].next = (self.path_after[i - 1].val() & self.path_keep[i].val())
-                    | (bit_cast::<JOB_PATH_BITS, 8>(self.data.placed_file.val()) << self.path_shift[i].val());
-            }
-        }
+        // The walker's path with its last turn's queen in its rank's field.
+        self.walker_path.path.next = self.path.q.val();
+        self.walker_path.placed_rank.next = self.data.placed_rank.val();
+        self.walker_path.placed_file.next = self.data.placed_file.val();
 
-        // (rust-hdl reads an index only with loop variables in it, so a
-        // one-pass loop names the last link.)
-        for i in (self.path_after.len() - 1)..self.path_after.len() {
-            self.path_placed.next = self.path_after[i].val();
-        }
-
-        self.port.jobs.found.next = self.found_pulse.q.val();
-        // (The job's queen is the one just placed. Only the walker finds
-        // jobs: a worker's outputs are tied off, so that its copy of the
-        // walker's path and job numbering synthesises away even where the
-        // engine is kept as a module of its own, as on the ECP5.)
-        self.port.jobs.found_path.next = 0.into();
-        self.port.jobs.found_number.next = 0.into();
-        if self.walker.val() {
-            self.port.jobs.found_path.next = self.path_placed.val();
-            if self.edges.val() {
-                self.port.jobs.found_path.next = self.path.q.val();
-            }
-            self.port.jobs.found_number.next = self.jobs_found.q.val() - 1;
-        }
+        self.walker_path.found_pulse.next = self.found_pulse.q.val();
+        self.walker_path.edges.next = self.edges.val();
+        self.walker_path.jobs_found.next = self.jobs_found.q.val();
+        self.port.jobs.found.next = self.walker_path.found.val();
+        self.port.jobs.found_path.next = self.walker_path.found_path.val();
+        self.port.jobs.found_number.next = self.walker_path.found_number.val();
         self.walked.d.next = false;
         if self.walker.val() & self.walked.q.val() {
-            self.path.d.next = self.path_placed.val();
+            self.path.d.next = self.walker_path.with_queen.val();
         }
         self.cancel_seen.d.next = self.port.cancel.val();
         self.port.jobs.walking.next = self.walker.val() & self.walking.q.val();
@@ -337,15 +241,23 @@ impl Logic for QueensEngine {
         self.found_pulse.d.next = false;
         self.placed_now.next = false;
         self.found_now.next = false;
-        self.port.nodes.next = bit_cast::<16, 4>(self.node_count.q.val());
-        self.port.solutions.next = bit_cast::<16, 4>(self.solution_count.q.val());
+        self.port.nodes.next = self.counts.nodes.val();
+        self.port.solutions.next = self.counts.solutions.val();
         self.port.busy.next = (self.state.q.val() != QueensState::Idle) & (self.state.q.val() != QueensState::Done);
         self.port.streaming.next = self.state.q.val() == QueensState::Emit;
         self.port.result_items.next = bit_cast::<16, 8>(self.n.val());
-        self.last_item.next = (self.emit_rank.q.val() + 1) == self.n.val();
-        self.port.item.next = self.item.q.val();
-        self.port.item_valid.next = self.shown.q.val();
-        self.port.item_last.next = self.shown.q.val() & self.item_is_last.q.val();
+        // A solution streamed out, its files read from the data path.
+        self.stream.start.next = false;
+        self.stream.active.next = self.state.q.val() == QueensState::Emit;
+        self.stream.turn.next = self.data.turn.val();
+        self.stream.n.next = self.n.val();
+        self.stream.cancel.next = self.cancel_seen.q.val();
+        self.data.read_rank.next = self.stream.read_rank.val();
+        self.stream.read_file.next = self.data.read_file.val();
+        self.port.item.next = self.stream.item.val();
+        self.port.item_valid.next = self.stream.item_valid.val();
+        self.port.item_last.next = self.stream.item_last.val();
+        self.stream.item_ready.next = self.port.item_ready.val();
 
         match self.state.q.val() {
             QueensState::Idle => {}
@@ -407,7 +319,7 @@ impl Logic for QueensEngine {
                             if self.count_all.val() {
                                 self.found_now.next = true;
                             } else {
-                                self.emit_rank.d.next = 0.into();
+                                self.stream.start.next = true;
                                 self.state.d.next = QueensState::Emit;
                             }
                         }
@@ -418,31 +330,10 @@ impl Logic for QueensEngine {
                 }
             }
             QueensState::Emit => {
-                // Stream the files from rank 1: each read from the data path
-                // in a turn, shown from the clock after until taken. A
-                // cancel before the first is taken drops the solution, else
-                // it goes out whole.
-                if self.fetched.q.val() {
-                    self.item.d.next = self.data.read_file.val();
-                    self.item_is_last.d.next = self.last_item.val();
-                    self.shown.d.next = true;
-                    self.fetched.d.next = false;
-                } else if !self.shown.q.val() & self.data.turn.val() {
-                    self.fetched.d.next = true;
-                }
-                if self.cancel_seen.q.val()
-                    & !self.emit_rank.q.val().any()
-                    & !(self.shown.q.val() & self.port.item_ready.val())
-                {
-                    self.shown.d.next = false;
-                    self.fetched.d.next = false;
+                if self.stream.cancelled.val() {
                     self.state.d.next = QueensState::Done;
-                } else if self.shown.q.val() & self.port.item_ready.val() {
-                    self.shown.d.next = false;
-                    self.emit_rank.d.next = self.emit_rank.q.val() + 1;
-                    if self.item_is_last.q.val() {
-                        self.state.d.next = QueensState::Run;
-                    }
+                } else if self.stream.finished.val() {
+                    self.state.d.next = QueensState::Run;
                 }
             }
             QueensState::Next => {
@@ -456,17 +347,17 @@ impl Logic for QueensEngine {
                 if self.cancel_seen.q.val() {
                     self.state.d.next = QueensState::Done;
                 } else if self.feeding.val() {
-                    if self.feed_valid.val() {
+                    if self.feed.valid.val() {
                         self.feed_take.next = true;
                         self.jobs_found.d.next = self.jobs_found.q.val() + 1;
-                        self.path.d.next = self.feed_job.val();
+                        self.path.d.next = bit_cast::<JOB_PATH_BITS, CONSTELLATION_JOB_BITS>(self.job.new_path.val());
                         if self.port.jobs.space.val() {
                             self.found_pulse.d.next = true;
                         } else {
                             self.current_job.d.next = self.jobs_found.q.val();
                             self.state.d.next = QueensState::Take;
                         }
-                    } else if self.feed_done.val() {
+                    } else if self.feed.done.val() {
                         self.walking.d.next = false;
                     }
                 } else if self.port.jobs.grant.val() {
@@ -515,35 +406,22 @@ impl Logic for QueensEngine {
             }
         }
 
-        // (A cancel stops the counts, in the clock it comes: a clock late,
-        // the turn after a first-K search's last solution went out would
-        // count a node the reference does not.)
-        self.node_count.d.next = 0.into();
-        self.solution_count.d.next = 0.into();
-        self.tail_nodes.next = self.data.tail_queens.val() + self.data.tail_solutions.val();
-        if self.data.turn.val() & !self.port.cancel.val() {
-            self.node_count.d.next = self.tail_nodes.val();
-            if self.placed_now.val() {
-                self.node_count.d.next = self.tail_nodes.val() + 1;
-            }
-            self.solution_count.d.next = self.data.tail_solutions.val();
-            if self.found_now.val() {
-                self.solution_count.d.next = self.data.tail_solutions.val() + self.found_weight.val();
-            }
-        }
+        self.counts.turn.next = self.data.turn.val();
+        self.counts.cancel.next = self.port.cancel.val();
+        self.counts.placed.next = self.placed_now.val();
+        self.counts.found.next = self.found_now.val();
+        self.counts.found_weight.next = self.found_weight.val();
+        self.counts.tail_queens.next = self.data.tail_queens.val();
+        self.counts.tail_solutions.next = self.data.tail_solutions.val();
 
-        for g in 0..self.generator.len() {
-            self.generator[g].ready.next = self.feed_take.val();
-        }
-
+        self.feed.generator_take.next = self.feed_take.val();
         self.starting.next = self.port.start.val()
             & ((self.state.q.val() == QueensState::Idle) | (self.state.q.val() == QueensState::Done));
+        self.stream.clear.next = self.starting.val();
         if self.starting.val() {
             self.jobs_found.d.next = 0.into();
             self.current_job.d.next = 0.into();
             self.path.d.next = 0.into();
-            self.shown.d.next = false;
-            self.fetched.d.next = false;
             // Split below rank N only: the job rank (from 0).
             self.job_rank.d.next = self.port.split_level.val() - 1;
             self.split_on.d.next = self.port.split_level.val().any()

@@ -1,7 +1,9 @@
 //! Helpers the end-to-end tests share (each test file uses what it needs).
 #![allow(dead_code)]
 
-use knights::{Goal, Outcome, SearchSpec, Searcher, Square};
+use knights_model::tours::{Outcome, SearchSpec, Searcher};
+
+use knights_model::{Goal, Square};
 
 /// A fixed-order, unpruned search of `board` ("5", "6x4") from `start` ("a1").
 pub fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
@@ -18,14 +20,15 @@ pub fn reference(spec: SearchSpec, goal: Goal) -> (Outcome, Vec<Vec<Square>>) {
 /// the run repeats) and keeps its waveform in `target/tmp/traces/NAME.fst`
 /// for GTKWave or Surfer, then fails as the first run did, saying where the
 /// waveform is. The traced model is made only when a test fails.
-pub fn keep_trace_on_failure(name: &str, test: impl Fn(knights::transport::SimTransport)) {
-    use knights::transport::SimTransport;
+pub fn keep_trace_on_failure(name: &str, test: impl Fn(knights::link::transport::SimTransport)) {
+    use knights::link::transport::SimTransport;
     use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
     let Err(failure) = catch_unwind(AssertUnwindSafe(|| test(SimTransport::new()))) else { return };
     let path = trace_path(name);
     let traced = || -> Result<SimTransport, String> {
         std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
-        let model = knights::board_sim::default_traced(&mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
+        let model =
+            knights::fpga::board_sim::default_traced(&mut |line| eprintln!("{line}")).map_err(|e| e.to_string())?;
         let mut board = knights_sim::SimulatedBoard::on(model);
         board.trace_to(&path)?;
         Ok(SimTransport::on(board))

@@ -1,0 +1,43 @@
+//! A scripted device, for tests of the layers above the transport: each
+//! command written is answered with the next batch of responses, whatever
+//! the command was. It can lie in any way a test writes down.
+
+use std::collections::VecDeque;
+use std::io;
+use std::time::Duration;
+
+use super::Transport;
+use crate::link::proto::Response;
+
+pub struct Scripted {
+    batches: VecDeque<Vec<Response>>,
+    pending: Vec<u8>,
+}
+
+impl Scripted {
+    /// Answers the first command with `batches[0]`, the next with
+    /// `batches[1]`, and so on; commands past the last get no answer.
+    pub fn new(batches: Vec<Vec<Response>>) -> Self {
+        Scripted { batches: batches.into(), pending: Vec::new() }
+    }
+}
+
+impl Transport for Scripted {
+    fn write_all(&mut self, _bytes: &[u8]) -> io::Result<()> {
+        for response in self.batches.pop_front().unwrap_or_default() {
+            self.pending.extend(response.encode());
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, buffer: &mut [u8], _timeout: Duration) -> io::Result<usize> {
+        let n = buffer.len().min(self.pending.len());
+        buffer[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+
+    fn describe(&self) -> String {
+        "a scripted device".into()
+    }
+}

@@ -1,0 +1,170 @@
+//! N-Queens counts cut into jobs that any device runs as one search: the
+//! solutions whose first queen stands on given files (QUEENS's first-rank
+//! range; under the mirror, weighted 2). The queue that shares them is
+//! [`crate::jobs`].
+
+use std::time::Instant;
+
+use knights_model::queens::{count_plan, QueensError, QueensSpec, WeightedPart};
+use knights_model::{Flow, Goal, Status};
+use serde::{Deserialize, Serialize};
+
+use super::device::QueensDevice;
+use super::query::{self, check_query, PartCount, QueensAnswer, QueensQuery};
+use crate::device::error::{DeviceError, RequestError};
+use crate::jobs::{self, DeviceFailure, Job, JobResult, SharedCount, Tally};
+
+/// What an N-Queens job counts: the solutions with the first rank's queen
+/// on files `from..to`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "problem", rename = "queens")]
+pub struct QueensTask {
+    pub n: u8,
+    pub from: u8,
+    pub to: u8,
+}
+
+impl QueensTask {
+    /// The count of the solutions `spec` searches.
+    pub fn of(spec: &QueensSpec) -> Self {
+        QueensTask { n: spec.n, from: spec.first_files.start, to: spec.first_files.end }
+    }
+
+    /// The search it counts.
+    pub fn spec(&self) -> Result<QueensSpec, QueensError> {
+        QueensSpec::new(self.n, self.from..self.to)
+    }
+}
+
+/// The jobs of an N-Queens count: one per file of the first rank's queen
+/// (the left half under the mirror, weighted 2, and an odd board's middle
+/// file, 1), so that several devices can share it.
+pub fn queens_jobs(n: u8, mirror: bool) -> Result<Vec<Job<QueensTask>>, QueensError> {
+    let mut jobs = Vec::new();
+    for part in count_plan(n, mirror)? {
+        for file in part.spec.first_files.clone() {
+            let spec = QueensSpec::new(n, file..file + 1)?;
+            jobs.push(Job { id: jobs.len() as u32, weight: part.weight, task: QueensTask::of(&spec) });
+        }
+    }
+    Ok(jobs)
+}
+
+/// Runs one job on `device`, checking the request and every solution as
+/// any count is checked. `progress` sees the job's own running totals
+/// (nodes, solutions); `None` when it stopped the job.
+pub fn run<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    job: &Job<QueensTask>,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<Option<JobResult>, DeviceError> {
+    let started = Instant::now();
+    let spec = job.task.spec().map_err(|e| RequestError::BadJob { id: job.id, reason: e.to_string() })?;
+    let answer = query::count_part(device, &spec, progress)?;
+    if answer.status == Status::Aborted {
+        return Ok(None);
+    }
+    Ok(Some(JobResult {
+        id: job.id,
+        count: answer.solution_count,
+        nodes: answer.nodes,
+        cycles: answer.cycles,
+        engine_seconds: answer.engine_seconds(),
+        device: device.name().to_string(),
+        device_number: 0,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    }))
+}
+
+/// Shares `jobs` among `devices` (see [`jobs::share`]).
+pub fn share(
+    devices: Vec<Box<dyn QueensDevice + Send>>,
+    jobs: &[Job<QueensTask>],
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+) -> Result<SharedCount, DeviceError> {
+    jobs::share(devices, jobs, &|device, job, job_progress| run(device, job, job_progress), progress)
+}
+
+/// A count shared by several devices, and the devices it dropped.
+#[derive(Clone, Debug)]
+pub struct SharedQueens {
+    pub answer: QueensAnswer,
+    pub failures: Vec<DeviceFailure>,
+}
+
+/// Counts `query`'s solutions (its goal must be a count) with `devices`
+/// sharing its jobs, a file of the first rank's queen each
+/// ([`queens_jobs`]).
+pub fn count_shared(
+    devices: Vec<Box<dyn QueensDevice + Send>>,
+    query: QueensQuery,
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+) -> Result<SharedQueens, DeviceError> {
+    assert_eq!(query.goal, Goal::CountAll, "only counts are shared");
+    let first = devices.first().expect("at least one device");
+    check_query(first.as_ref(), &query)?;
+    if query.constellations {
+        return Err(DeviceError::Request(RequestError::ConstellationsOnOneDevice));
+    }
+    if query.unique {
+        return Err(DeviceError::Request(RequestError::UniqueOnOneDevice));
+    }
+    let device = first.name();
+    let jobs = queens_jobs(query.n, query.mirror).expect("N was checked above");
+    let shared = share(devices, &jobs, progress)?;
+    let mut parts = Vec::new();
+    for job in &jobs {
+        let Some(result) = shared.results.get(&job.id) else {
+            continue;
+        };
+        let QueensTask { n, from, to } = job.task;
+        let spec = QueensSpec::new(n, from..to).expect("planned parts are valid");
+        parts.push(PartCount {
+            part: WeightedPart { spec, weight: job.weight },
+            solutions: result.count,
+            nodes: result.nodes,
+        });
+    }
+    let answer = QueensAnswer {
+        query,
+        device,
+        solutions: Vec::new(),
+        solution_count: shared.count(&jobs),
+        unique_count: None,
+        nodes: shared.nodes(),
+        status: shared.status,
+        parts,
+        cycles: shared.results.values().map(|r| r.cycles).sum(),
+        engines: None,
+        link: None,
+        elapsed: shared.elapsed,
+    };
+    Ok(SharedQueens { answer, failures: shared.failures })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::CpuDevice;
+
+    #[test]
+    fn the_jobs_are_the_first_queens_files_and_read_back_as_written() {
+        let queens = queens_jobs(9, true).unwrap();
+        // Files a to d twice, e (the middle) once.
+        assert_eq!((queens[4].weight, &queens[4].task), (1, &QueensTask { n: 9, from: 4, to: 5 }));
+        assert_eq!(queens.iter().map(|j| j.weight).collect::<Vec<_>>(), [2, 2, 2, 2, 1]);
+        assert_eq!(queens_jobs(6, false).unwrap().len(), 6);
+        let text = serde_json::to_string(&queens[0]).unwrap();
+        assert!(text.contains(r#""problem":"queens","n":9"#), "{text}");
+        assert_eq!(serde_json::from_str::<Job<QueensTask>>(&text).unwrap(), queens[0]);
+    }
+
+    #[test]
+    fn several_devices_share_a_count_and_reach_the_published_total() {
+        let cpus = (0..3).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn QueensDevice + Send>).collect();
+        let queens = queens_jobs(10, true).unwrap();
+        let shared = share(cpus, &queens, &|_| Flow::Continue).unwrap();
+        // OEIS A000170: 724 solutions of 10 queens.
+        assert_eq!(shared.count(&queens), 724);
+    }
+}

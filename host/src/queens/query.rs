@@ -1,0 +1,378 @@
+//! An N-Queens request as the user states it, checked against the device,
+//! run (a count as the parts of the mirror's plan, each weighted), and
+//! answered with validated solutions.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use super::device::{QueensDevice, QueensSink};
+use crate::device::error::{DeviceError, RequestError, ValidationError};
+use crate::device::LinkFigures;
+use crate::device::{device_seconds, EngineFigures, Problem};
+use knights_model::queens::{check_solution, count_plan, unique, QueensSpec, WeightedPart};
+use knights_model::{Flow, Goal, Status};
+
+/// One N-Queens search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueensQuery {
+    pub n: u8,
+    pub goal: Goal,
+    /// Counts search one side of the board's mirror and weight it (first-K
+    /// searches list solutions in order, so they search the whole tree).
+    pub mirror: bool,
+    /// Counts search one constellation of each class under the board's
+    /// eight symmetries and weight it (the edges' queens placed first: see
+    /// `knights_model::queens::constellations`); `mirror` is then unused.
+    /// The device makes the jobs. Counts only, N >= 4, one device.
+    pub constellations: bool,
+    /// Counts also the unique solutions, the classes under the board's
+    /// eight symmetries (OEIS A002562): the device lists every solution of
+    /// the plan's parts and the host counts those that are the least of
+    /// their class ([`knights_model::queens::unique`]). Counts only, one
+    /// device, not from constellations.
+    pub unique: bool,
+}
+
+/// One part of a count: its search, its weight, what it found.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PartCount {
+    pub part: WeightedPart,
+    pub solutions: u64,
+    pub nodes: u64,
+}
+
+/// The validated result of a query.
+#[derive(Clone, Debug)]
+pub struct QueensAnswer {
+    pub query: QueensQuery,
+    pub device: &'static str,
+    /// In first-K mode, the solutions in the order found (each the file of
+    /// the queen on each rank from rank 1, 0-based); empty for counts.
+    pub solutions: Vec<Vec<u8>>,
+    /// Solutions on the whole board (weighted under the mirror).
+    pub solution_count: u64,
+    /// With [`QueensQuery::unique`]: the classes of solutions under the
+    /// board's eight symmetries.
+    pub unique_count: Option<u64>,
+    /// Nodes searched (queens placed without conflict) in all parts.
+    pub nodes: u64,
+    pub status: Status,
+    pub parts: Vec<PartCount>,
+    pub cycles: Option<u64>,
+    pub engines: Option<EngineFigures>,
+    pub link: Option<LinkFigures>,
+    pub elapsed: Duration,
+}
+
+/// Checks that `query` makes sense on `device`.
+pub fn check_query<D: QueensDevice + ?Sized>(device: &D, query: &QueensQuery) -> Result<(), DeviceError> {
+    let max = device.max_queens();
+    if max == 0 {
+        return Err(DeviceError::Request(RequestError::WrongProblem {
+            device: device.name().into(),
+            build: Problem::Tours,
+            asked: Problem::Queens,
+        }));
+    }
+    if query.n == 0 {
+        return Err(DeviceError::Request(RequestError::NoQueens));
+    }
+    if query.n > max {
+        return Err(DeviceError::Request(RequestError::QueensTooLarge { n: query.n, device: device.name(), max }));
+    }
+    if query.goal == Goal::First(0) {
+        return Err(DeviceError::Request(RequestError::NoResults));
+    }
+    if query.constellations && (query.goal != Goal::CountAll || query.n < MIN_CONSTELLATIONS_N) {
+        return Err(DeviceError::Request(RequestError::ConstellationsCountOnly { n: query.n }));
+    }
+    if query.unique && (query.goal != Goal::CountAll || query.constellations) {
+        return Err(DeviceError::Request(RequestError::UniqueCountOnly));
+    }
+    Ok(())
+}
+
+/// Validates every solution a device sends, and stops on the first bad one;
+/// keeps them, or counts the least of each class in a unique count; passes
+/// progress on as totals over the plan's parts (the parts before the
+/// current one, and its own counts weighted).
+struct Checked<'a> {
+    n: u8,
+    solutions: Vec<Vec<u8>>,
+    /// Every solution received, to catch one sent twice.
+    seen: HashSet<Vec<u8>>,
+    /// In a unique count: how many were the least of their class (the
+    /// solutions themselves are not kept).
+    least_images: Option<u64>,
+    nodes_before: u64,
+    solutions_before: u64,
+    weight: u64,
+    progress: &'a mut dyn FnMut(u64, u64) -> Flow,
+}
+
+impl<'a> Checked<'a> {
+    /// A sink for a search of `n` queens with nothing found yet.
+    fn new(n: u8, progress: &'a mut dyn FnMut(u64, u64) -> Flow) -> Self {
+        Checked {
+            n,
+            solutions: Vec::new(),
+            seen: HashSet::new(),
+            least_images: None,
+            nodes_before: 0,
+            solutions_before: 0,
+            weight: 1,
+            progress,
+        }
+    }
+}
+
+impl QueensSink for Checked<'_> {
+    fn solution(&mut self, files: &[u8]) -> Result<(), DeviceError> {
+        let number = self.seen.len() + 1;
+        check_solution(self.n, files)
+            .map_err(|e| DeviceError::Invalid(ValidationError::InvalidSolution { number, reason: e.to_string() }))?;
+        if !self.seen.insert(files.to_vec()) {
+            return Err(DeviceError::Invalid(ValidationError::DuplicateSolution { number }));
+        }
+        match &mut self.least_images {
+            Some(least) => *least += u64::from(unique::is_least_image(files)),
+            None => self.solutions.push(files.to_vec()),
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self, nodes: u64, solutions: u64) -> Flow {
+        (self.progress)(self.nodes_before + nodes, self.solutions_before + self.weight * solutions)
+    }
+}
+
+/// Runs `query` on `device`, validating every solution that comes back.
+pub fn run<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    query: QueensQuery,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    check_query(device, &query)?;
+    if query.constellations {
+        return count_constellations(device, query, progress);
+    }
+    let plan = match query.goal {
+        Goal::CountAll => count_plan(query.n, query.mirror),
+        Goal::First(_) => QueensSpec::whole(query.n).map(|spec| vec![WeightedPart { spec, weight: 1 }]),
+    }
+    .expect("N was checked above");
+    run_plan(device, query, plan, progress)
+}
+
+/// The least N counted from constellations (smaller boards have at most
+/// two solutions, and the solvers stop on the rank below the last).
+pub const MIN_CONSTELLATIONS_N: u8 = 4;
+
+/// Counts a checked `query`'s solutions from constellations on `device`.
+fn count_constellations<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    query: QueensQuery,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let started = Instant::now();
+    let mut sink = Checked::new(query.n, progress);
+    let report = device.queens_constellations(query.n, &mut sink)?;
+    Ok(QueensAnswer {
+        query,
+        device: device.name(),
+        solutions: Vec::new(),
+        solution_count: report.found,
+        unique_count: None,
+        nodes: report.nodes,
+        status: report.status,
+        parts: Vec::new(),
+        cycles: report.cycles,
+        engines: report.engines,
+        link: report.link,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Counts the solutions of one part of a board (`spec`'s first-rank files)
+/// on `device`: a job of a count that several devices share.
+pub fn count_part<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    spec: &QueensSpec,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
+    check_query(device, &query)?;
+    run_plan(device, query, vec![WeightedPart { spec: spec.clone(), weight: 1 }], progress)
+}
+
+/// Runs `plan`'s parts of a checked `query` in turn, weighting each part's
+/// solutions, until one is stopped.
+fn run_plan<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    query: QueensQuery,
+    plan: Vec<WeightedPart>,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let started = Instant::now();
+    let mut answer = QueensAnswer {
+        query,
+        device: device.name(),
+        solutions: Vec::new(),
+        solution_count: 0,
+        unique_count: None,
+        nodes: 0,
+        status: Status::Exhausted,
+        parts: Vec::new(),
+        cycles: None,
+        engines: None,
+        link: None,
+        elapsed: Duration::ZERO,
+    };
+    let mut sink = Checked::new(query.n, progress);
+    // A unique count lists every solution (a limit of 0 sends them all).
+    let goal = if query.unique { Goal::First(u64::MAX) } else { query.goal };
+    sink.least_images = query.unique.then_some(0);
+    for part in plan {
+        (sink.nodes_before, sink.solutions_before, sink.weight) = (answer.nodes, answer.solution_count, part.weight);
+        let received_before = sink.seen.len() as u64;
+        let report = device.queens(&part.spec, goal, &mut sink)?;
+        let received = sink.seen.len() as u64 - received_before;
+        if matches!(goal, Goal::First(_)) && report.found != received {
+            return Err(DeviceError::Invalid(ValidationError::Missing {
+                device: answer.device,
+                reported: report.found,
+                sent: received,
+            }));
+        }
+        answer.solution_count += part.weight * report.found;
+        answer.nodes += report.nodes;
+        answer.cycles = report.cycles.map(|c| c + answer.cycles.unwrap_or(0));
+        answer.engines = report.engines.map(|e| EngineFigures {
+            engine_cycles: e.engine_cycles + answer.engines.map_or(0, |a| a.engine_cycles),
+            ..e
+        });
+        answer.link = report.link;
+        answer.parts.push(PartCount { part, solutions: report.found, nodes: report.nodes });
+        answer.status = report.status;
+        if report.status == Status::Aborted {
+            break;
+        }
+    }
+    answer.solutions = sink.solutions;
+    answer.unique_count = sink.least_images;
+    answer.elapsed = started.elapsed();
+    Ok(answer)
+}
+
+impl QueensAnswer {
+    /// The solvers' search time at the device's clock, from its cycles (for
+    /// the simulated board, the time the real board would take).
+    pub fn engine_seconds(&self) -> Option<f64> {
+        device_seconds(self.cycles, self.link)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::error::RequestError;
+    use crate::device::CpuDevice;
+
+    fn count(n: u8, mirror: bool, threads: usize) -> QueensAnswer {
+        let mut cpu = CpuDevice { threads };
+        run(
+            &mut cpu,
+            QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: false },
+            &mut |_, _| Flow::Continue,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_mirror_halves_the_work_and_keeps_the_count() {
+        for n in [1u8, 5, 8, 9] {
+            let (whole, mirrored) = (count(n, false, 1), count(n, true, 2));
+            assert_eq!(whole.solution_count, mirrored.solution_count, "N = {n}");
+            if n > 4 {
+                assert!(3 * mirrored.nodes < 2 * whole.nodes, "N = {n}: {} of {}", mirrored.nodes, whole.nodes);
+            }
+        }
+        assert_eq!(count(10, true, 2).solution_count, 724);
+    }
+
+    #[test]
+    fn a_count_on_every_core_reports_progress_and_stops_when_told() {
+        let mut cpu = CpuDevice { threads: 2 };
+        let mut calls = 0;
+        let query = QueensQuery { n: 13, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
+        let answer = run(&mut cpu, query, &mut |_, _| {
+            calls += 1;
+            Flow::Stop
+        })
+        .unwrap();
+        assert_eq!(answer.status, Status::Aborted);
+        assert!(calls >= 1 && answer.solution_count < 73_712, "{calls} calls, {}", answer.solution_count);
+    }
+
+    #[test]
+    fn first_k_solutions_are_validated_in_order() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let query = QueensQuery { n: 6, goal: Goal::First(3), mirror: true, constellations: false, unique: false };
+        let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
+        assert_eq!(answer.solutions, vec![vec![1, 3, 5, 0, 2, 4], vec![2, 5, 1, 4, 0, 3], vec![3, 0, 4, 1, 5, 2]]);
+        assert_eq!((answer.solution_count, answer.status), (3, Status::Found));
+    }
+
+    #[test]
+    fn a_unique_count_equals_the_reference_with_or_without_the_mirror() {
+        let mut cpu = CpuDevice { threads: 1 };
+        for n in 1..=9u8 {
+            let reference = unique::count(n, 1).unwrap();
+            for mirror in [true, false] {
+                let query = QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: true };
+                let answer = run(&mut cpu, query, &mut |_, _| Flow::Continue).unwrap();
+                assert_eq!(answer.unique_count, Some(reference.unique), "N = {n}, mirror {mirror}");
+                assert_eq!(answer.solution_count, reference.solutions, "N = {n}, mirror {mirror}");
+                assert!(answer.solutions.is_empty(), "a count keeps no solutions");
+            }
+        }
+    }
+
+    #[test]
+    fn a_unique_count_is_a_count_on_one_device() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let first = QueensQuery { n: 6, goal: Goal::First(1), mirror: true, constellations: false, unique: true };
+        assert!(matches!(
+            run(&mut cpu, first, &mut |_, _| Flow::Continue),
+            Err(DeviceError::Request(RequestError::UniqueCountOnly))
+        ));
+        let from_constellations = QueensQuery { goal: Goal::CountAll, constellations: true, ..first };
+        assert!(matches!(
+            run(&mut cpu, from_constellations, &mut |_, _| Flow::Continue),
+            Err(DeviceError::Request(RequestError::UniqueCountOnly))
+        ));
+        let devices: Vec<Box<dyn QueensDevice + Send>> =
+            vec![Box::new(CpuDevice { threads: 1 }), Box::new(CpuDevice { threads: 1 })];
+        let shared = QueensQuery { goal: Goal::CountAll, ..first };
+        assert!(matches!(
+            crate::queens::jobs::count_shared(devices, shared, &|_| Flow::Continue),
+            Err(DeviceError::Request(RequestError::UniqueOnOneDevice))
+        ));
+    }
+
+    #[test]
+    fn bad_requests_are_refused_before_searching() {
+        let mut cpu = CpuDevice { threads: 1 };
+        let mut refuse = |n, goal| {
+            run(&mut cpu, QueensQuery { n, goal, mirror: true, constellations: false, unique: false }, &mut |_, _| {
+                Flow::Continue
+            })
+        };
+        assert!(matches!(refuse(0, Goal::CountAll), Err(DeviceError::Request(RequestError::NoQueens))));
+        assert!(matches!(
+            refuse(33, Goal::CountAll),
+            Err(DeviceError::Request(RequestError::QueensTooLarge { n: 33, max: 32, .. }))
+        ));
+        assert!(matches!(refuse(8, Goal::First(0)), Err(DeviceError::Request(RequestError::NoResults))));
+    }
+}

@@ -1,0 +1,146 @@
+//! What a bitstream holds: the one description of a build that the RTL is
+//! made from, the simulator models, the board files and build reports
+//! record, and IDENTITY reports.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// The kind of engine a build's accelerator is made of; each kind has its
+/// own RTL behind the same platform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum EngineKind {
+    /// The knight's-tour engine that keeps the board in registers and
+    /// enters a node every clock (`rtl/src/tours/wide`); its size grows
+    /// with the board's area.
+    Wide,
+    /// The knight's-tour engine that keeps the board in block RAM and takes
+    /// a few clocks a node (`rtl/src/tours/compact`): small, and boards up
+    /// to 40x40; Warnsdorff's order always built in.
+    Compact,
+    /// The N-Queens solver (`rtl/src/queens`): a queen placed every clock,
+    /// by two searches in turn (each an engine); its largest N is the
+    /// build's `max_width` (and `max_height`).
+    Queens,
+}
+
+impl EngineKind {
+    /// Every kind, in the order the tools list them.
+    pub const ALL: [EngineKind; 3] = [EngineKind::Wide, EngineKind::Compact, EngineKind::Queens];
+
+    /// The kind's name, as board files, build reports and the CLI give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineKind::Wide => "wide",
+            EngineKind::Compact => "compact",
+            EngineKind::Queens => "queens",
+        }
+    }
+
+    /// Its number in IDENTITY.
+    pub const fn code(self) -> u8 {
+        match self {
+            EngineKind::Wide => 0,
+            EngineKind::Compact => 1,
+            EngineKind::Queens => 2,
+        }
+    }
+
+    /// The kind IDENTITY numbers `code`.
+    pub fn from_code(code: u8) -> Option<Self> {
+        EngineKind::ALL.into_iter().find(|kind| kind.code() == code)
+    }
+
+    /// Whether it solves N-Queens (QUEENS) rather than knight's tours (SOLVE).
+    pub const fn solves_queens(self) -> bool {
+        matches!(self, EngineKind::Queens)
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A kind by its name.
+impl FromStr for EngineKind {
+    type Err = UnknownKind;
+
+    fn from_str(name: &str) -> Result<Self, UnknownKind> {
+        EngineKind::ALL.into_iter().find(|kind| kind.name() == name).ok_or(UnknownKind)
+    }
+}
+
+/// A name that is no engine kind's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownKind;
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an engine kind is wide, compact or queens")
+    }
+}
+
+/// The search features a build includes beyond its kind's core. Each costs
+/// logic in every engine: a build that leaves one out fits more engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Features {
+    /// Knight's tours: Warnsdorff's move order (about an eighth of a wide
+    /// engine's logic; the compact engine always has it). Records from
+    /// before the field always had it.
+    #[cfg_attr(feature = "serde", serde(default = "built_in"))]
+    pub warnsdorff: bool,
+    /// N-Queens: the generator of constellation jobs (counts from
+    /// constellations; about 530 ECP5 LUT4 and 190 carry cells). Records
+    /// from before the field had none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub constellations: bool,
+}
+
+#[cfg(feature = "serde")]
+fn built_in() -> bool {
+    true
+}
+
+/// Records from before the engine kind was kept are of wide engines.
+#[cfg(feature = "serde")]
+fn wide() -> EngineKind {
+    EngineKind::Wide
+}
+
+impl Features {
+    /// Every feature.
+    pub const ALL: Features = Features { warnsdorff: true, constellations: true };
+}
+
+/// What a bitstream holds: the engine kind, how many engines, the largest
+/// board they take, their features, and the clock and UART rate the design
+/// is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Design {
+    /// (Records name it `engine`.)
+    #[cfg_attr(feature = "serde", serde(rename = "engine", default = "wide"))]
+    pub kind: EngineKind,
+    /// The largest board (N-Queens: N by N).
+    pub max_width: u16,
+    pub max_height: u16,
+    /// Engines sharing a search (N-Queens: searches, two to a solver).
+    pub engines: u16,
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub features: Features,
+    /// The clock the design runs at.
+    pub clock_hz: u64,
+    /// The UART's bit rate.
+    pub baud: u64,
+}
+
+impl Design {
+    /// Clocks per UART bit: the bit time rounded to whole clocks.
+    pub const fn clocks_per_bit(&self) -> u64 {
+        (self.clock_hz + self.baud / 2) / self.baud
+    }
+}
