@@ -31,7 +31,8 @@ fn write_verilog(name: &str, verilog: String) -> PathBuf {
 /// end) and a backtrack (the child), each use reading only some of them.
 /// The compact engine reads the board's size from its sweep, not from the
 /// request; a cell's bit 0 picks its bank (the rest is the bank's address);
-/// an unvisit's picks read only the moves of their bank;
+/// an unvisit's picks read only the moves of their bank; the compact
+/// engine's job share leaves the queue's path and end to the state machine;
 /// a frame is 13 bits of a 16-bit RAM word. An N-Queens solver reads only N
 /// of the arguments (the accelerator reads the rest once for all solvers)
 /// and no path (QUEENS carries none); with an odd number of searches, the
@@ -67,6 +68,8 @@ fn lint_waivers(test: &str) -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'odd_pending'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'even_pending'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'generator_*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'jobs$path'*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'jobs$over'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'own$read_data'?15:13]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$arguments'?39:8]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'port$path'\"\n\

@@ -44,13 +44,14 @@ pub mod grid;
 pub mod move_target;
 mod pair_cells;
 mod pair_picks;
+mod share;
 pub mod sweep;
 pub mod tallies;
 
 use rust_hdl::prelude::*;
 
 use crate::platform::JobRole;
-use crate::platform::{EnginePort, JOB_PATH_BITS};
+use crate::platform::{EnginePort, JobPort, JOB_PATH_BITS};
 use crate::tours::common::arguments::KnightArguments;
 use crate::tours::common::geometry::Geometry;
 use crate::tours::common::job_path::JobPath;
@@ -61,6 +62,7 @@ use frames::FrameStack;
 pub use grid::CompactWidths;
 use knights_protocol::square_bytes;
 use move_target::MoveTarget;
+use share::CompactShare;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum CompactState {
@@ -95,6 +97,7 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     select: MoveSelect,
     target: MoveTarget<AB, LB>,
     paths: JobPath<LB>,
+    share: CompactShare<LB>,
     tour: TourStream<LB>,
 
     state: DFF<CompactState>,
@@ -109,22 +112,6 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     path: DFF<Bits<JOB_PATH_BITS>>,
     base: DFF<Bits<LB>>,
     depth: DFF<Bits<LB>>,
-    // Sharing: the job level; the walker still walks; the replay counts
-    // its squares (the host's path, not a job's); the start square is
-    // entered (a job rejoins the stack); a job is being unwound into.
-    split: DFF<Bits<LB>>,
-    splitting: DFF<bool>,
-    walking: DFF<bool>,
-    counting_replay: DFF<bool>,
-    rooted: DFF<bool>,
-    unwinding: DFF<bool>,
-    rejoin_at: DFF<Bits<LB>>,
-    queue_room: DFF<bool>,
-    jobs_found: DFF<Bits<32>>,
-    current_job: DFF<Bits<32>>,
-    found_pulse: DFF<bool>,
-    found_path: DFF<Bits<JOB_PATH_BITS>>,
-    found_number: DFF<Bits<32>>,
     // The current level's frame.
     top_cell: DFF<Bits<AB>>,
     top_square: DFF<Bits<LB>>,
@@ -159,12 +146,10 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     deeper: Signal<Local, Bits<LB>>,
     below: Signal<Local, Bits<LB>>,
     path_last: Signal<Local, bool>,
-    at_job_level: Signal<Local, bool>,
     starting: Signal<Local, bool>,
     try_move: Signal<Local, bool>,
     entering: Signal<Local, bool>,
     descend: Signal<Local, bool>,
-    hand_out: Signal<Local, bool>,
     found_tour: Signal<Local, bool>,
     leave: Signal<Local, bool>,
 }
@@ -189,6 +174,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             select: Default::default(),
             target: MoveTarget::new(geometry),
             paths: Default::default(),
+            share: CompactShare::new(role == JobRole::Walker),
             tour: Default::default(),
             state: Default::default(),
             width: Default::default(),
@@ -199,19 +185,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             path: Default::default(),
             base: Default::default(),
             depth: Default::default(),
-            split: Default::default(),
-            splitting: Default::default(),
-            walking: Default::default(),
-            counting_replay: Default::default(),
-            rooted: Default::default(),
-            unwinding: Default::default(),
-            rejoin_at: Default::default(),
-            queue_room: Default::default(),
-            jobs_found: Default::default(),
-            current_job: Default::default(),
-            found_pulse: Default::default(),
-            found_path: Default::default(),
-            found_number: Default::default(),
             top_cell: Default::default(),
             top_square: Default::default(),
             next_move: Default::default(),
@@ -237,12 +210,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             deeper: Default::default(),
             below: Default::default(),
             path_last: Default::default(),
-            at_job_level: Default::default(),
             starting: Default::default(),
             try_move: Default::default(),
             entering: Default::default(),
             descend: Default::default(),
-            hand_out: Default::default(),
             found_tour: Default::default(),
             leave: Default::default(),
         }
@@ -252,53 +223,12 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
 impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic for CompactEngine<AB, CB, LB, TB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state,
-            width,
-            height,
-            file,
-            rank,
-            items,
-            path,
-            base,
-            depth,
-            split,
-            splitting,
-            walking,
-            counting_replay,
-            rooted,
-            unwinding,
-            rejoin_at,
-            queue_room,
-            jobs_found,
-            current_job,
-            found_pulse,
-            found_path,
-            found_number,
-            top_cell,
-            top_square,
-            next_move,
-            later,
-            top_free,
-            top_ways,
-            top_closing,
-            top_own_ways,
-            top_own_closing,
-            child_cell,
-            child_square,
-            child_ways,
-            child_closing,
-            emit_depth,
-            emit_square,
-            ends_after_emit,
-            node_pulse,
-            solution_pulse,
-            cancelled
-        );
+        dff_setup!(self, clock, state, width, height, file, rank, items, path, base, depth, top_cell, top_square);
+        dff_setup!(self, clock, next_move, later, top_free, top_ways, top_closing, top_own_ways, top_own_closing);
+        dff_setup!(self, clock, child_cell, child_square, child_ways, child_closing, emit_depth, emit_square);
+        dff_setup!(self, clock, ends_after_emit, node_pulse, solution_pulse, cancelled);
         self.cancelled.d.next = self.port.cancel.val();
-        clock!(self, clock, request, cells, frames, tour);
+        clock!(self, clock, request, cells, frames, share, tour);
         self.request.arguments.next = self.port.arguments.val();
         self.port.refusal.next = self.request.refusal.val();
         self.port.nodes.next = bit_cast::<16, 1>(bits::<1>(0).replace_bit(0, self.node_pulse.q.val()));
@@ -313,14 +243,16 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.solution_pulse.d.next = false;
 
         // Jobs: the walker's found ones out, the queue's taken in Next.
-        self.queue_room.d.next = self.port.jobs.space.val();
-        self.found_pulse.d.next = false;
-        self.port.jobs.found.next = self.found_pulse.q.val();
-        self.port.jobs.found_path.next = self.found_path.q.val();
-        self.port.jobs.found_number.next = self.found_number.q.val();
-        self.port.jobs.walking.next = self.walking.q.val();
-        self.port.jobs.request.next = (self.state.q.val() == CompactState::Next) & !self.port.jobs.grant.val();
-        self.port.jobs.job.next = self.current_job.q.val();
+        JobPort::link(&mut self.port.jobs, &mut self.share.jobs);
+        self.share.split_level.next = self.port.split_level.val();
+        self.share.waiting.next = self.state.q.val() == CompactState::Next;
+        self.share.rooted_now.next = self.state.q.val() == CompactState::Root;
+        self.share.walk_over.next = false;
+        self.share.take_job.next = false;
+        self.share.rejoin_level.next = self.paths.rejoin_level.val();
+        self.share.unwound.next = false;
+        self.share.entered_path.next = self.paths.entered_path.val();
+        self.share.done.next = self.state.q.val() == CompactState::Done;
         self.paths.path.next = self.path.q.val();
         self.paths.offered.next = self.port.jobs.path.val();
         self.paths.replay_level.next = self.depth.q.val();
@@ -355,7 +287,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             & (((self.state.q.val() == CompactState::Run)
                 & !self.next_move.q.val().any()
                 & (self.depth.q.val() != self.base.q.val()))
-                | ((self.state.q.val() == CompactState::Unwind) & (self.depth.q.val() > self.rejoin_at.q.val())));
+                | ((self.state.q.val() == CompactState::Unwind) & (self.depth.q.val() > self.share.rejoin_at.val())));
         // (The next move is chosen from the moves left after this one, or
         // from a level's moves as it is entered or returned to.)
         self.select.candidates.next = self.later.q.val();
@@ -401,7 +333,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // compare is as wide as the Verilog's literal, and would not wrap.)
         self.deeper.next = self.depth.q.val() + 1;
         self.path_last.next = self.deeper.val() == self.base.q.val();
-        self.at_job_level.next = self.walking.q.val() & (self.deeper.val() == self.split.q.val());
 
         // The stack: the frame below the current level is read ahead, for a
         // backtrack; the squares for a tour being streamed.
@@ -466,8 +397,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             CompactState::Root => {
                 // The start square, judged like a move (unless a path
                 // follows: its squares are entered unjudged but the last).
-                self.node_pulse.d.next = self.counting_replay.q.val();
-                self.rooted.d.next = true;
+                self.node_pulse.d.next = self.share.counting_replay.val();
                 self.child_cell.d.next = self.cells.start_cell.val();
                 self.child_square.d.next = self.request.start_square.val();
                 self.child_ways.d.next = self.cells.start_ways.val();
@@ -499,9 +429,9 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.later.d.next = self.select.rest.val();
                 } else if self.depth.q.val() != self.base.q.val() {
                     // (Left: see `leave` below.)
-                } else if self.splitting.q.val() {
+                } else if self.share.splitting.val() {
                     // The walk, or the job, is over: the next job.
-                    self.walking.d.next = false;
+                    self.share.walk_over.next = true;
                     self.state.d.next = CompactState::Next;
                 } else {
                     self.state.d.next = CompactState::Done;
@@ -549,7 +479,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.state.d.next = CompactState::Done;
                 } else if self.cells.unvisit_ends.val() {
                     self.state.d.next = CompactState::Run;
-                    if self.unwinding.q.val() {
+                    if self.share.unwinding.val() {
                         self.state.d.next = CompactState::Unwind;
                     }
                 }
@@ -570,14 +500,11 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
                 } else if self.port.jobs.grant.val() {
+                    self.share.take_job.next = true;
                     self.path.d.next = self.port.jobs.path.val();
-                    self.current_job.d.next = self.port.jobs.number.val();
-                    self.rejoin_at.d.next = self.paths.rejoin_level.val();
-                    self.base.d.next = self.split.q.val();
-                    self.counting_replay.d.next = false;
+                    self.base.d.next = self.share.split.val();
                     self.state.d.next = CompactState::Root;
-                    if self.rooted.q.val() {
-                        self.unwinding.d.next = true;
+                    if self.share.rooted.val() {
                         self.state.d.next = CompactState::Unwind;
                     }
                 } else if self.port.jobs.over.val() {
@@ -587,10 +514,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             CompactState::Unwind => {
                 if self.cancelled.q.val() {
                     self.state.d.next = CompactState::Done;
-                } else if self.depth.q.val() > self.rejoin_at.q.val() {
+                } else if self.depth.q.val() > self.share.rejoin_at.val() {
                     // (Left: see `leave` below.)
                 } else {
-                    self.unwinding.d.next = false;
+                    self.share.unwound.next = true;
                     self.state.d.next = CompactState::Replay;
                 }
             }
@@ -618,7 +545,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.state.d.next = CompactState::Leave;
             if self.cells.unvisit_ends.val() {
                 self.state.d.next = CompactState::Run;
-                if self.unwinding.q.val() {
+                if self.share.unwinding.val() {
                     self.state.d.next = CompactState::Unwind;
                 }
             }
@@ -630,7 +557,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // as a job when the queue has room.
         self.entering.next = false;
         if self.try_move.val() {
-            self.node_pulse.d.next = (self.state.q.val() == CompactState::Run) | self.counting_replay.q.val();
+            self.node_pulse.d.next = (self.state.q.val() == CompactState::Run) | self.share.counting_replay.val();
             if !self.cells.dead.val() | ((self.state.q.val() == CompactState::Replay) & !self.path_last.val()) {
                 if self.leaf.val() {
                     self.found_tour.next = self.at_tour.val();
@@ -641,18 +568,9 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                 }
             }
         }
-        self.hand_out.next = self.entering.val() & self.at_job_level.val() & self.queue_room.q.val();
-        self.descend.next = self.entering.val() & !self.hand_out.val();
-        if self.entering.val() & self.at_job_level.val() {
-            self.jobs_found.d.next = self.jobs_found.q.val() + 1;
-            self.current_job.d.next = self.jobs_found.q.val();
-        }
-        if self.hand_out.val() {
-            self.found_pulse.d.next = true;
-            self.found_path.d.next = self.paths.entered_path.val();
-            self.found_number.d.next = self.jobs_found.q.val();
-            self.current_job.d.next = self.current_job.q.val();
-        }
+        self.share.entering.next = self.entering.val();
+        self.share.deeper.next = self.deeper.val();
+        self.descend.next = self.entering.val() & !self.share.hand_out.val();
         if self.descend.val() {
             self.frames.push.next = true;
             self.cells.visit.next = true;
@@ -661,7 +579,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.child_ways.d.next = self.target.target_ways.val();
             self.child_closing.d.next = self.target.target_closing.val();
             self.state.d.next = CompactState::Enter;
-            if self.walking.q.val() {
+            if self.share.walking.val() {
                 self.path.d.next = self.paths.entered_path.val();
             }
         }
@@ -674,13 +592,12 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
         }
 
-        // (A search ended: its walk too. A new one may start at once.)
-        if self.state.q.val() == CompactState::Done {
-            self.walking.d.next = false;
-        }
+        // (A search ended: its walk too, in the share. A new one may start
+        // at once.)
         self.starting.next = self.port.start.val()
             & ((self.state.q.val() == CompactState::Idle) | (self.state.q.val() == CompactState::Done));
         self.request.latch.next = self.starting.val();
+        self.share.start.next = self.starting.val();
         if self.starting.val() {
             self.width.d.next = self.port.arguments.val().get_bits::<8>(0);
             self.height.d.next = self.port.arguments.val().get_bits::<8>(8);
@@ -688,14 +605,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.rank.d.next = self.port.arguments.val().get_bits::<8>(24);
             self.path.d.next = self.port.path.val();
             self.base.d.next = bit_cast::<LB, 8>(self.port.path_length.val());
-            self.split.d.next = bit_cast::<LB, 8>(self.port.split_level.val());
-            self.splitting.d.next = self.port.split_level.val().any();
-            self.walking.d.next = self.walker.val() & self.port.split_level.val().any();
-            self.counting_replay.d.next = self.walker.val();
-            self.rooted.d.next = false;
-            self.unwinding.d.next = false;
-            self.jobs_found.d.next = 0.into();
-            self.current_job.d.next = 0.into();
             self.ends_after_emit.d.next = false;
             self.cells.sweep.next = true;
             self.state.d.next = CompactState::Setup;
