@@ -15,8 +15,10 @@
 //! - one slice per problem, each with its device trait, queries, jobs,
 //!   output and bench: [`tours`] (knight's tours) and [`queens`]
 //!   (N-Queens);
-//! - above both: [`plan`] (counts in parts on many machines) and
-//!   [`check_build`] (a built netlist checked in a conversation).
+//! - above both: [`plan`] (counts in parts on many machines),
+//!   [`measure`] (a build's speed, from its design simulated on a
+//!   workload) and [`check_build`] (a built netlist checked in a
+//!   conversation).
 //!
 //! The searches themselves, the CPU references the hardware matches node
 //! for node, are `knights_model`'s.
@@ -38,6 +40,7 @@ pub mod device;
 pub mod fpga;
 pub mod jobs;
 pub mod link;
+pub mod measure;
 pub mod plan;
 pub mod queens;
 pub mod render;

@@ -544,11 +544,24 @@ fn build_table_reads_build_reports() {
         "block_rams": {"used": 4, "available": 30}, "modeled_nodes_per_second": 12e6,
         "bitstream": "icebreaker.bin", "tools": ["Yosys 0.23"], "seconds": 51.0
     });
+    // A report from before builds were measured has no speed: none is
+    // made up for it.
     std::fs::write(dir.join("icebreaker/build.json"), report.to_string()).unwrap();
     let output = knights(&format!("build-table {}", dir.join("icebreaker").display()));
     assert!(output.status.success(), "{}", stderr(&output));
     let table = String::from_utf8_lossy(&output.stdout);
-    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 1 | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | 12.0 M |"), "{table}");
+    assert!(table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | - | 4603 / 5280 (87%) | 4008 | 1310 | 4 / 30 | 12 MHz | 12.91 MHz | not measured |"), "{table}");
+    // A measured one: 1.5 engine clocks a node, 600,000 nodes in 1.2 M clocks at 12 MHz.
+    let mut measured = report.clone();
+    measured["measured"] = serde_json::json!({
+        "workload": "knights count --size 6x6 --start a1", "nodes": 600_000, "cycles": 1_200_000,
+        "engine_cycles": 900_000, "link_bytes": 800, "measured_on": "2026-11-28T10:00:00Z by knights 0.1.0"
+    });
+    std::fs::write(dir.join("icebreaker/build.json"), measured.to_string()).unwrap();
+    let output = knights(&format!("build-table {}", dir.join("icebreaker").display()));
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains("| 6x6 | wide | 1 | 1.50 | 4603 / 5280 (87%) |"), "{table}");
+    assert!(table.contains("| 12 MHz | 12.91 MHz | 6.0 M |"), "{table}");
     let output = knights(&format!("build-table {}", dir.display()));
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no build report at"), "{}", stderr(&output));
@@ -605,6 +618,23 @@ fn bench_compares_cpu_simulation_and_built_boards() {
     assert_eq!(case("count 5x5")["unpruned_nodes"], 1_735_079);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("test-board, 2 engines"), "{picture}");
+    // `knights measure` runs the build's workload on the same model and
+    // writes what it measured into the report.
+    let output = knights(&format!("measure --dir {}", dir.display()));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("build.json")).unwrap()).unwrap();
+    let measured = &report["measured"];
+    assert_eq!(measured["workload"], "knights count --size 6x6 --start a1", "{report}");
+    let reference = knights::measure::Workload::for_design(&serde_json::from_value(report.clone()).unwrap());
+    assert_eq!(reference.command(), "knights count --size 6x6 --start a1");
+    let (nodes, cycles) = (measured["nodes"].as_u64().unwrap(), measured["cycles"].as_u64().unwrap());
+    assert_eq!(nodes, 25_376_885, "the CPU's nodes for the open 6x6 tours from a1: {report}");
+    // Two engines: the search's clocks fewer than its nodes, and each
+    // engine near a clock a node (dead children counted without entering).
+    let engine_cycles = measured["engine_cycles"].as_u64().unwrap();
+    assert!(cycles < nodes && engine_cycles <= 2 * cycles && engine_cycles < nodes, "{report}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("nodes/s measured on `knights count --size 6x6 --start a1`"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -634,6 +664,7 @@ fn without_the_fpga_flow_its_commands_say_what_they_need() {
         "build --board icebreaker",
         "verilog --size 6",
         "build-table",
+        "measure --dir /nonexistent",
         "flash --board icebreaker --dry-run",
     ] {
         let output = knights(args);

@@ -1,7 +1,9 @@
 //! `knights check-build` on the iCEBreaker's bitstream: it passes as built,
 //! and fails when the board file and the bitstream disagree: about the
 //! UART's pins (as a bitstream built with the lines swapped would), or about
-//! the clock (as a bitstream whose UART divisor is wrong would).
+//! the clock (as a bitstream whose UART divisor is wrong would). And the
+//! build's own gates: a build that misses its clock, or does not fit the
+//! part, fails with the figure and the fix.
 
 use std::path::{Path, PathBuf};
 
@@ -55,4 +57,26 @@ fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
     assert!(!report.passed(), "{}", report.text());
     let identify = report.steps.iter().find(|s| s.name == "identify").unwrap();
     assert!(identify.outcome.as_ref().is_err_and(|why| why.contains("no answer")), "{}", report.text());
+}
+
+/// A build whose clock its design cannot reach fails, naming both clocks
+/// and what to change; so does one with more engines than the part holds.
+#[test]
+fn a_build_that_misses_its_clock_or_does_not_fit_fails() {
+    let board = boards::find("icebreaker").unwrap();
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("target").join("build-gates-test");
+    let build = |name: &str, change: &dyn Fn(&mut BuildOptions)| {
+        let mut options = BuildOptions::for_board(&board);
+        options.out_dir = out.join(name);
+        change(&mut options);
+        bitstream::build(&board, &options, &mut Quiet).map(|_| ()).unwrap_err().to_string()
+    };
+    // One compact engine reaches about 14 MHz on the UP5K; 48 MHz (a PLL
+    // makes it) is far past it.
+    let error = build("fast", &|o| o.build.design.clock_hz = 48_000_000);
+    assert!(error.contains("timing missed: the design clock reaches"), "{error}");
+    assert!(error.contains("the build needs 48"), "{error}");
+    // Three compact engines take more cells than the UP5K's 5,280.
+    let error = build("large", &|o| o.build.design.engines = 3);
+    assert!(error.contains("the 1BitSquared iCEBreaker") && error.contains("fewer engines"), "{error}");
 }

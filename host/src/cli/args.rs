@@ -185,6 +185,15 @@ pub enum Command {
         #[arg(long, value_name = "FILE.fst")]
         trace: Option<PathBuf>,
     },
+    /// Measure a build's speed: its design simulated (Verilator) on a count
+    /// sized for it, node for node with the CPU reference, its clocks
+    /// written into the build's report (`knights build` does this after
+    /// place and route; this measures an older build, or again).
+    Measure {
+        /// The build's directory, with its build.json.
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+    },
     /// List the boards' builds (the names --board takes): each one's part
     /// (the board with one FPGA; a part may have several builds) and what
     /// its bitstream holds.
@@ -294,6 +303,10 @@ pub struct BuildArgs {
     /// Output directory [default: build/NAME].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Skip measuring the build's speed in simulation (`knights measure
+    /// --dir DIR` does it later); its report then has none.
+    #[arg(long)]
+    pub no_measure: bool,
 }
 
 /// `knights plan`'s arguments.

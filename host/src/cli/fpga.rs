@@ -60,8 +60,15 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
     options.build.map_delay_ps = args.map_delay_ps.or(options.build.map_delay_ps);
     options.out_dir = args.out.unwrap_or(options.out_dir);
     let mut status = BuildStatus::on_stderr();
-    let report = bitstream::build(&board, &options, &mut status)?;
+    #[allow(unused_mut)]
+    let mut report = bitstream::build(&board, &options, &mut status)?;
     status.finish();
+    // Its speed, from its design simulated: no constant models a build.
+    #[cfg(feature = "sim")]
+    if !args.no_measure {
+        report.measured = Some(super::sim::measured(&report, &mut |line| eprintln!("{line}"))?);
+        report.write(&options.out_dir)?;
+    }
     write!(out, "{}", build_report::summary(&report, &options.out_dir))?;
     Ok(())
 }

@@ -63,6 +63,10 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::FuzzLink { streams, seed } => sim::fuzz_link(streams, seed, out),
         #[cfg(all(feature = "sim", feature = "fpga"))]
         Command::CheckBuild { board, dir, trace } => sim::check_build(&board, dir, trace.as_deref(), out),
+        #[cfg(all(feature = "sim", feature = "fpga"))]
+        Command::Measure { dir } => sim::measure_build(&dir, out),
+        #[cfg(not(all(feature = "sim", feature = "fpga")))]
+        Command::Measure { .. } => Err(unavailable(if cfg!(feature = "sim") { "fpga" } else { "sim" })),
         #[cfg(not(all(feature = "sim", feature = "fpga")))]
         Command::CheckBuild { .. } => Err(unavailable(if cfg!(feature = "sim") { "fpga" } else { "sim" })),
         #[cfg(not(all(feature = "sim", feature = "fpga")))]

@@ -153,6 +153,31 @@ pub fn fuzz_link(streams: usize, seed: u64, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// A build's speed, measured on its design simulated as built (its model
+/// made on first use and cached); `say` hears what takes time.
+#[cfg(feature = "fpga")]
+pub fn measured(report: &BuildReport, say: &mut dyn FnMut(&str)) -> Result<knights::fpga::build_report::Measured> {
+    let model = knights::fpga::board_sim::as_built(report, say)?;
+    let transport = SimTransport::on(knights_sim::SimulatedBoard::on(model));
+    let mut device = LinkedDevice::connect("sim", transport, knights::measure::SILENCE)?;
+    say(&format!(
+        "measuring: `{}` on the simulated build",
+        knights::measure::Workload::for_design(&report.design).command()
+    ));
+    knights::measure::measure(&mut device, &report.design)
+}
+
+/// `knights measure --dir DIR`: the build's speed, measured and written
+/// into its report.
+#[cfg(feature = "fpga")]
+pub fn measure_build(dir: &Path, out: &mut dyn Write) -> Result<()> {
+    let mut report = BuildReport::read(dir)?;
+    report.measured = Some(measured(&report, &mut |line| eprintln!("{line}"))?);
+    report.write(dir)?;
+    write!(out, "{}", knights::fpga::build_report::summary(&report, dir))?;
+    Ok(())
+}
+
 /// `knights check-build`: the built board's netlist in a conversation; the
 /// report on stdout, an error (exit status 1) when a step failed.
 #[cfg(feature = "fpga")]

@@ -91,6 +91,11 @@ pub(crate) fn cached_verilog(
     let kind = if traced { "-traced" } else { "" };
     let dir = cache_root().join("sim").join(format!("{name}{kind}-{:016x}", knights_sim::fingerprint(verilog, traced)));
     let library = dir.join("obj_dir").join("libksim.so");
+    // One model made at a time in a process: threads asking for the same
+    // one on a cold cache (the tests do) wait for it rather than make it
+    // again in the same directory. Processes keep apart by `make`'s rename.
+    static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _making = MAKING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if !library.exists() {
         say(&format!(
             "making the simulated {name} board{} (once; cached in {})",

@@ -20,27 +20,46 @@ pub struct Usage {
     pub available: u64,
 }
 
-/// Clocks a compact engine takes a node, for modeling a build's speed:
-/// measured on the iCEBreaker's simulated build, one engine, from a1
-/// (2026-11-25): 4.39 on the pruned 5x5 count, 4.76 unpruned, 4.12 on the
-/// pruned closed 6x6 count, 3.72 on the first pruned 8x8 tour, 4.98 on the
-/// first thousand Warnsdorff 7x7 tours. Shared by four engines, the same
-/// within a few percent. (`knights bench` measures each build's own.)
-pub const COMPACT_CYCLES_PER_NODE: f64 = 4.4;
-
 /// Searches an N-Queens solver runs (`rtl/src/queens/ranks.rs`: a
 /// two-stage pipeline, each stage a search's): each is an engine to the
 /// platform and to build reports.
 pub const QUEENS_SEARCHES_PER_SOLVER: u16 = 2;
 
-/// Clocks an engine of `kind` takes a node: the wide engine enters one
-/// every clock, an N-Queens search every other (its solver's other clocks
-/// are the other search's).
-pub fn cycles_per_node(kind: EngineKind) -> f64 {
-    match kind {
-        EngineKind::Wide => 1.0,
-        EngineKind::Compact => COMPACT_CYCLES_PER_NODE,
-        EngineKind::Queens => f64::from(QUEENS_SEARCHES_PER_SOLVER),
+/// A build's speed, measured: its design simulated (Verilator) on a
+/// workload, node for node with the CPU reference. No constant models a
+/// build's speed; a report without this has none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// The workload, as the command that runs it: `knights count --size 6x6 --start a1`.
+    pub workload: String,
+    pub nodes: u64,
+    /// Clocks from the search's start until its last engine finished (the
+    /// device's search cycles).
+    pub cycles: u64,
+    /// Clocks the engines searched, summed over the engines.
+    pub engine_cycles: u64,
+    /// Bytes that crossed the link, both ways (the command, progress and
+    /// the answer): what the UART adds at the build's baud rate.
+    pub link_bytes: u64,
+    /// When it was measured (UTC), and the CLI's version that measured it.
+    pub measured_on: String,
+}
+
+impl Measured {
+    /// Clocks an engine takes a node: its searching clocks over its nodes.
+    pub fn cycles_per_node(&self) -> f64 {
+        self.engine_cycles as f64 / self.nodes.max(1) as f64
+    }
+
+    /// Nodes a second at `clock_hz`, from the search's cycles alone.
+    pub fn nodes_per_second(&self, clock_hz: u64) -> f64 {
+        self.nodes as f64 * clock_hz as f64 / self.cycles.max(1) as f64
+    }
+
+    /// Seconds the link's bytes take at `baud` (ten bits a byte: start,
+    /// eight data bits, stop).
+    pub fn link_seconds(&self, baud: u64) -> f64 {
+        self.link_bytes as f64 * 10.0 / baud.max(1) as f64
     }
 }
 
@@ -71,10 +90,11 @@ pub struct BuildReport {
     pub luts: u64,
     pub flip_flops: u64,
     pub block_rams: Usage,
-    /// Engines × clock ÷ the engine kind's [`cycles_per_node`] when it was
-    /// built (tables and summaries work it out again:
-    /// [`BuildReport::modeled_nodes_per_second`]).
-    pub modeled_nodes_per_second: f64,
+    /// The build's speed, from its design simulated (`knights build`
+    /// measures it after place and route; `knights measure` measures an
+    /// older build's).
+    #[serde(default)]
+    pub measured: Option<Measured>,
     /// The file to flash, in the same directory.
     pub bitstream: String,
     pub tools: Vec<String>,
@@ -108,9 +128,43 @@ fn percent(u: Usage) -> f64 {
 }
 
 impl BuildReport {
-    /// Engines × clock ÷ the engine kind's [`cycles_per_node`].
-    pub fn modeled_nodes_per_second(&self) -> f64 {
-        f64::from(self.design.engines) * self.design.clock_hz as f64 / cycles_per_node(self.design.kind)
+    /// Nodes a second at the build's clock, from its measured workload
+    /// (none when unmeasured).
+    pub fn modeled_nodes_per_second(&self) -> Option<f64> {
+        self.measured.as_ref().map(|m| m.nodes_per_second(self.design.clock_hz))
+    }
+
+    /// Writes the report to `dir/build.json`.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        use anyhow::Context;
+        let path = dir.join("build.json");
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// A measured speed for messages and tables: `2.7 M`, or `not measured`.
+fn speed(r: &BuildReport) -> String {
+    r.modeled_nodes_per_second().map_or_else(|| "not measured".to_string(), |n| format!("{:.1} M", n / 1e6))
+}
+
+/// What the measurement says in a build's summary: the workload, its
+/// clocks a node and what the link adds at the build's baud rate.
+fn measured_line(r: &BuildReport) -> String {
+    match &r.measured {
+        None => "speed not measured: `knights measure --dir DIR` simulates the build on a workload".to_string(),
+        Some(m) => format!(
+            "{} nodes/s measured on `{}` ({} nodes, {:.2} clocks a node per engine, {:.3} s at {} MHz; \
+             the UART adds {:.3} s at {} baud)",
+            speed(r),
+            m.workload,
+            m.nodes,
+            m.cycles_per_node(),
+            m.cycles as f64 / r.design.clock_hz.max(1) as f64,
+            mhz(r.design.clock_hz as f64),
+            m.link_seconds(r.design.baud),
+            r.design.baud
+        ),
     }
 }
 
@@ -120,7 +174,8 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         "{}: {}\n  \
          boards up to {}x{}, {} engine(s){}, {} MHz{}: Fmax {:.2} MHz against {:.2} MHz, met{}\n  \
          logic cells {}/{} ({:.0}%), LUT4 {}, flip-flops {}, block RAM {}/{}{}\n  \
-         modeled {:.1} M nodes/s; {:.0} s; flash it with `knights flash --board {}`\n",
+         {}\n  \
+         built in {:.0} s; flash it with `knights flash --board {}`\n",
         r.title,
         dir.join(&r.bitstream).display(),
         r.design.max_width,
@@ -140,7 +195,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
         r.block_rams.used,
         r.block_rams.available,
         r.map_delay_ps.map(|ps| format!(" (mapped for {ps} ps)")).unwrap_or_default(),
-        r.modeled_nodes_per_second() / 1e6,
+        measured_line(r),
         r.seconds,
         r.board
     )
@@ -155,7 +210,7 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
     for r in reports {
         writeln!(
             out,
-            "| {} | {} | {}x{} | {} | {}{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {:.1} M |",
+            "| {} | {} | {}x{} | {} | {}{} | {} | {} / {} ({:.0}%) | {} | {} | {} / {} | {} MHz{} | {:.2} MHz | {} |",
             r.title,
             r.fpga,
             r.design.max_width,
@@ -163,7 +218,7 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
             r.design.kind,
             r.design.engines,
             if r.design.features.warnsdorff || r.design.kind != EngineKind::Wide { "" } else { " (no Warnsdorff)" },
-            cycles_per_node(r.design.kind),
+            r.measured.as_ref().map_or_else(|| "-".to_string(), |m| format!("{:.2}", m.cycles_per_node())),
             r.logic_cells.used,
             r.logic_cells.available,
             percent(r.logic_cells),
@@ -174,7 +229,7 @@ pub fn markdown_table(reports: &[BuildReport]) -> String {
             mhz(r.design.clock_hz as f64),
             if r.pll.is_some() { " (PLL)" } else { "" },
             r.fmax_mhz,
-            r.modeled_nodes_per_second() / 1e6
+            speed(r)
         )
         .unwrap();
     }
@@ -211,23 +266,39 @@ mod tests {
             luts: 4400,
             flip_flops: 900,
             block_rams: Usage { used: 4, available: 30 },
-            modeled_nodes_per_second: 12e6,
+            measured: None,
             bitstream: "icebreaker.bin".into(),
             tools: vec![],
             seconds: 60.0,
         };
+        // Unmeasured, a build has no speed: no constant stands in for one.
         let table = markdown_table(std::slice::from_ref(&report));
         assert_eq!(table.lines().count(), 3);
         assert!(
-            table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | 1 | 4645 / 5280 (88%) |"),
+            table.contains("| 1BitSquared iCEBreaker | up5k-sg48 | 6x6 | wide | 1 | - | 4645 / 5280 (88%) |"),
             "{table}"
         );
-        assert!(table.contains("| 12 MHz | 13.54 MHz | 12.0 M |"), "{table}");
-        // A compact build is modeled at its clocks per node.
-        let with = |design: Design| BuildReport { design, ..report.clone() };
-        let compact = Design { kind: EngineKind::Compact, ..report.design };
-        assert!(markdown_table(&[with(Design { engines: 2, ..compact })]).contains("| compact | 2 | 4.4 |"), "{table}");
-        assert!(markdown_table(&[with(compact)]).contains("| 2.7 M |"));
+        assert!(table.contains("| 12 MHz | 13.54 MHz | not measured |"), "{table}");
+        assert!(summary(&report, Path::new("build")).contains("speed not measured: `knights measure"));
+        // Measured, its speed is the workload's nodes over its clocks, and
+        // its clocks a node the engines' (two engines: 1.5 M engine clocks
+        // for 0.5 M nodes).
+        let measured = Measured {
+            workload: "knights count --size 6x6 --start a1".into(),
+            nodes: 500_000,
+            cycles: 750_000,
+            engine_cycles: 1_500_000,
+            link_bytes: 11_520,
+            measured_on: "2026-11-28".into(),
+        };
+        let with = |design: Design| BuildReport { design, measured: Some(measured.clone()), ..report.clone() };
+        let compact = Design { kind: EngineKind::Compact, engines: 2, ..report.design };
+        let table = markdown_table(&[with(compact)]);
+        assert!(table.contains("| compact | 2 | 3.00 |"), "{table}");
+        assert!(table.contains("| 12 MHz | 13.54 MHz | 8.0 M |"), "{table}");
+        let line = summary(&with(compact), Path::new("build"));
+        assert!(line.contains("8.0 M nodes/s measured on `knights count --size 6x6 --start a1`"), "{line}");
+        assert!(line.contains("0.062 s at 12 MHz; the UART adds 1.000 s at 115200 baud"), "{line}");
         // A build without Warnsdorff's order says so.
         let without = Features { warnsdorff: false, constellations: false };
         let without = with(Design { features: without, engines: 18, ..report.design });
@@ -263,7 +334,7 @@ mod tests {
             luts: 49_537,
             flip_flops: 20_000,
             block_rams: Usage { used: 65, available: 208 },
-            modeled_nodes_per_second: 1.0,
+            measured: None,
             bitstream: "ulx3s-85f-queens.bit".into(),
             tools: vec![],
             seconds: 1.0,

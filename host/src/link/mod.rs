@@ -227,5 +227,14 @@ mod tests {
         };
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
         assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);
+
+        // A bitstream of another protocol version is refused, with the fix.
+        let old = Identity { version: VERSION - 1, ..identity };
+        let mut link = Link::new(Scripted::new(vec![vec![Response::Identity(old)]]));
+        let error = link.identify(Duration::from_millis(300)).unwrap_err();
+        assert!(
+            matches!(error, DeviceError::Link(LinkError::Version { version, host: VERSION, .. }) if version == VERSION - 1)
+        );
+        assert!(error.to_string().contains("flash a bitstream built from this version"), "{error}");
     }
 }

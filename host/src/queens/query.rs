@@ -376,3 +376,145 @@ mod tests {
         assert!(matches!(refuse(8, Goal::First(0)), Err(DeviceError::Request(RequestError::NoResults))));
     }
 }
+
+#[cfg(test)]
+mod lying_device {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::device::error::{LinkError, ValidationError};
+    use crate::link::proto::{code, Counters, Identity, Response, VERSION};
+    use crate::link::transport::scripted::Scripted;
+    use crate::link::LinkedDevice;
+    use knights_model::queens::QueensSearch;
+
+    const N: u8 = 6;
+
+    /// The four solutions of 6 queens, in the reference's order.
+    fn true_solutions() -> Vec<Vec<u8>> {
+        QueensSearch::new(QueensSpec::whole(N).unwrap()).solutions(Goal::First(10)).1
+    }
+
+    fn solution(sequence: u32, files: &[u8]) -> Response {
+        Response::Tour { sequence, engine: 0, job: 0, squares: files.to_vec() }
+    }
+
+    fn done(status: u8, found: u64) -> Response {
+        Response::Done { status, counters: Counters { tours: found, nodes: 100, cycles: 100, engine_cycles: 100 } }
+    }
+
+    /// A one-search N-Queens device that answers QUEENS with `answer`
+    /// (after its ACK), and an ABORT with DONE.
+    fn device(answer: Vec<Response>) -> LinkedDevice<Scripted> {
+        let identity = Identity {
+            version: VERSION,
+            max_width: 8,
+            max_height: 8,
+            engines: 1,
+            clock_hz: 30_000_000,
+            baud: 115_200,
+            warnsdorff: false,
+            prune: false,
+            queens: true,
+            constellations: false,
+        };
+        let idle = Response::Progress { searching: false, counters: Counters::default() };
+        let queens = std::iter::once(Response::Ack { command: code::QUEENS }).chain(answer).collect();
+        let aborted = vec![done(code::STATUS_ABORTED, 0)];
+        let script = Scripted::new(vec![vec![Response::Identity(identity)], vec![idle], queens, aborted]);
+        LinkedDevice::connect("board", script, Duration::from_millis(200)).unwrap()
+    }
+
+    fn query(goal: Goal, unique: bool) -> QueensQuery {
+        QueensQuery { n: N, goal, mirror: false, constellations: false, unique }
+    }
+
+    /// Runs `query` on a device answering with `answer`; the commands it
+    /// was sent after IDENTIFY and STATUS come back too.
+    fn run_against(query: QueensQuery, answer: Vec<Response>) -> (Result<QueensAnswer, DeviceError>, Vec<u8>) {
+        let mut device = device(answer);
+        let result = run(&mut device, query, &mut |_, _| Flow::Continue);
+        let commands = device.link().transport().commands()[2..].to_vec();
+        (result, commands)
+    }
+
+    #[test]
+    fn an_honest_device_is_believed() {
+        let s = true_solutions();
+        let answer = vec![solution(1, &s[0]), solution(2, &s[1]), done(code::STATUS_FOUND, 2)];
+        let (result, commands) = run_against(query(Goal::First(2), false), answer);
+        let answer = result.unwrap();
+        assert_eq!((answer.solutions, answer.status), (s[..2].to_vec(), Status::Found));
+        assert_eq!(commands, [code::QUEENS], "no ABORT for an honest search");
+    }
+
+    /// A solution with two queens attacking each other, or of the wrong
+    /// length, is refused, and the device is told to stop.
+    #[test]
+    fn an_invalid_solution_is_refused_and_the_search_aborted() {
+        let s = true_solutions();
+        let mut attacked = s[1].clone();
+        attacked.swap(0, 1);
+        for (broken, what) in [(attacked, "attacked"), (s[1][..5].to_vec(), "short")] {
+            let answer = vec![solution(1, &s[0]), solution(2, &broken), done(code::STATUS_FOUND, 2)];
+            let (result, commands) = run_against(query(Goal::First(2), false), answer);
+            let error = result.unwrap_err();
+            assert!(
+                matches!(error, DeviceError::Invalid(ValidationError::InvalidSolution { number: 2, .. })),
+                "{what}: {error}"
+            );
+            assert_eq!(commands, [code::QUEENS, code::ABORT], "{what}");
+        }
+    }
+
+    #[test]
+    fn a_solution_sent_twice_is_refused() {
+        let s = true_solutions();
+        let answer = vec![solution(1, &s[0]), solution(2, &s[0]), done(code::STATUS_FOUND, 2)];
+        let (result, commands) = run_against(query(Goal::First(2), false), answer);
+        let error = result.unwrap_err();
+        assert!(matches!(error, DeviceError::Invalid(ValidationError::DuplicateSolution { number: 2 })), "{error}");
+        assert_eq!(commands, [code::QUEENS, code::ABORT]);
+    }
+
+    #[test]
+    fn a_missing_solution_is_refused() {
+        // Two sent, three reported; and a gap in the numbering.
+        let s = true_solutions();
+        let answer = vec![solution(1, &s[0]), solution(2, &s[1]), done(code::STATUS_FOUND, 3)];
+        let error = run_against(query(Goal::First(3), false), answer).0.unwrap_err();
+        assert!(
+            matches!(error, DeviceError::Invalid(ValidationError::Missing { reported: 3, sent: 2, .. })),
+            "{error}"
+        );
+        let answer = vec![solution(1, &s[0]), solution(3, &s[1]), done(code::STATUS_FOUND, 2)];
+        let error = run_against(query(Goal::First(2), false), answer).0.unwrap_err();
+        assert!(matches!(error, DeviceError::Link(LinkError::ResultsLost { number: 2, sequence: 3, .. })), "{error}");
+    }
+
+    /// A unique count lists every solution; one dropped or sent twice
+    /// cannot pass as a different count.
+    #[test]
+    fn a_unique_count_fed_a_dropped_or_doubled_solution_is_refused() {
+        let s = true_solutions();
+        let all = |list: &[Vec<u8>]| -> Vec<Response> {
+            let mut answer: Vec<Response> =
+                list.iter().enumerate().map(|(i, files)| solution(i as u32 + 1, files)).collect();
+            answer.push(done(code::STATUS_EXHAUSTED, list.len() as u64));
+            answer
+        };
+        let honest = run_against(query(Goal::CountAll, true), all(&s)).0.unwrap();
+        assert_eq!((honest.unique_count, honest.solution_count), (Some(1), 4), "OEIS A002562 and A000170");
+        // One dropped, its DONE still saying four.
+        let mut dropped = all(&s[..3]);
+        *dropped.last_mut().unwrap() = done(code::STATUS_EXHAUSTED, 4);
+        let error = run_against(query(Goal::CountAll, true), dropped).0.unwrap_err();
+        assert!(
+            matches!(error, DeviceError::Invalid(ValidationError::Missing { reported: 4, sent: 3, .. })),
+            "{error}"
+        );
+        let doubled = all(&[s[0].clone(), s[1].clone(), s[2].clone(), s[3].clone(), s[3].clone()]);
+        let error = run_against(query(Goal::CountAll, true), doubled).0.unwrap_err();
+        assert!(matches!(error, DeviceError::Invalid(ValidationError::DuplicateSolution { number: 5 })), "{error}");
+    }
+}

@@ -13,7 +13,7 @@ use super::tool_report::{log_utilisation, nextpnr_gave_up, report_fmax, report_u
 use super::tools::{log_tail, run_step, tool_version, tools, Phase, Step, Watch};
 use super::verilog::{keep_engines_apart, wrapper_verilog, WRAPPER_TOP};
 use crate::fpga::boards::{Board, Family};
-use crate::fpga::build_report::{cycles_per_node, BuildReport, Usage};
+use crate::fpga::build_report::{BuildReport, Usage};
 use crate::fpga::{Design, EngineKind};
 
 /// Builds the bitstream, telling `watch` each step and its progress.
@@ -168,12 +168,13 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         luts,
         flip_flops,
         block_rams: usage(rams).unwrap_or(Usage { used: 0, available: 0 }),
-        modeled_nodes_per_second: f64::from(design.engines) * clock_hz as f64 / cycles_per_node(design.kind),
+        // (`knights build` measures it next, from the design simulated.)
+        measured: None,
         bitstream,
         tools: [tools.yosys, tools.nextpnr].iter().map(|t| tool_version(t)).collect(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    write(&path("build.json"), &(serde_json::to_string_pretty(&report)? + "\n"))?;
+    report.write(dir)?;
     Ok(report)
 }
 

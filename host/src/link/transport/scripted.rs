@@ -1,6 +1,8 @@
 //! A scripted device, for tests of the layers above the transport: each
 //! command written is answered with the next batch of responses, whatever
-//! the command was. It can lie in any way a test writes down.
+//! the command was. It can lie in any way a test writes down, and it keeps
+//! the kind of every command the host sent, for tests of what the host does
+//! after a lie (an ABORT, to leave the device idle).
 
 use std::collections::VecDeque;
 use std::io;
@@ -12,18 +14,26 @@ use crate::link::proto::Response;
 pub struct Scripted {
     batches: VecDeque<Vec<Response>>,
     pending: Vec<u8>,
+    commands: Vec<u8>,
 }
 
 impl Scripted {
     /// Answers the first command with `batches[0]`, the next with
     /// `batches[1]`, and so on; commands past the last get no answer.
     pub fn new(batches: Vec<Vec<Response>>) -> Self {
-        Scripted { batches: batches.into(), pending: Vec::new() }
+        Scripted { batches: batches.into(), pending: Vec::new(), commands: Vec::new() }
+    }
+
+    /// The kind of each command written so far (`proto::code`), in order.
+    pub fn commands(&self) -> &[u8] {
+        &self.commands
     }
 }
 
 impl Transport for Scripted {
-    fn write_all(&mut self, _bytes: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // (A frame: sync, a 16-bit length, then its kind.)
+        self.commands.extend(bytes.get(3));
         for response in self.batches.pop_front().unwrap_or_default() {
             self.pending.extend(response.encode());
         }
