@@ -207,10 +207,19 @@ impl SimulatedBoard {
         Self::on(Model::linked())
     }
 
-    /// A board running `model`.
+    /// A board running `model`, the host's side of the line at the
+    /// build's bit time.
     pub fn on(model: Arc<Model>) -> Self {
         let clocks_per_bit = u32::try_from(model.design.clocks_per_bit()).expect("a UART bit under 2^32 clocks");
-        let raw = unsafe { (model.entry.new)(clocks_per_bit) };
+        Self::with_host_bit(model, clocks_per_bit)
+    }
+
+    /// A board running `model` whose host side of the line sends and
+    /// samples bits `host_clocks_per_bit` clocks long: a USB bridge whose
+    /// rate is off the build's, as a real one's is by a little.
+    pub fn with_host_bit(model: Arc<Model>, host_clocks_per_bit: u32) -> Self {
+        assert!(host_clocks_per_bit >= 2, "a bit of at least two clocks");
+        let raw = unsafe { (model.entry.new)(host_clocks_per_bit) };
         SimulatedBoard { raw, model }
     }
 

@@ -183,7 +183,8 @@ pub enum LinkError {
     /// The device answered, but never IDENTIFY: the line does not stay clean.
     #[error(
         "{device} answered IDENTIFY only with ERROR frames ({errors}, the last: {last}): the bitstream runs, but what \
-         reaches it is damaged; is another program using the port, or is the line noisy?"
+         reaches it is damaged; is another program using the port, is the line noisy, or is the baud rate off the \
+         build's?"
     )]
     DirtyLine { device: String, errors: u32, last: ErrorCode },
     #[error(

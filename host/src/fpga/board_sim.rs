@@ -35,6 +35,12 @@ pub fn as_built(report: &BuildReport, say: &mut dyn FnMut(&str)) -> Result<Arc<M
     cached(&report.board, &simulated(report.design), false, say)
 }
 
+/// The model of `design` with its UART at the design's own baud rate (not
+/// the simulated board's fast one): for tests of the line's timing.
+pub fn at_its_baud(name: &str, design: &Design, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    cached(name, design, false, say)
+}
+
 /// The default simulated board's model with tracing (the linked one has
 /// none): the same build, made at run time.
 pub fn default_traced(say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
