@@ -171,7 +171,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         // (`knights build` measures it next, from the design simulated.)
         measured: None,
         bitstream,
-        tools: [tools.yosys, tools.nextpnr].iter().map(|t| tool_version(t)).collect(),
+        tools: [tools.yosys, tools.nextpnr, tools.pack].iter().map(|t| tool_version(t)).collect(),
         seconds: started.elapsed().as_secs_f64(),
     };
     report.write(dir)?;

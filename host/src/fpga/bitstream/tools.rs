@@ -129,8 +129,16 @@ pub(super) fn log_tail(text: &str, dir: &Path, log: &str) -> String {
 }
 
 pub(super) fn tool_version(program: &str) -> String {
+    // icepack has no version option: its Debian package says it.
+    if program == "icepack" {
+        let package = Command::new("dpkg-query").args(["-W", "-f", "${Version}", "fpga-icestorm"]).output();
+        return match package {
+            Ok(o) if o.status.success() => format!("icepack (fpga-icestorm {})", String::from_utf8_lossy(&o.stdout)),
+            _ => program.to_string(),
+        };
+    }
     Command::new(program)
-        .arg(if program.contains("nextpnr") { "--version" } else { "-V" })
+        .arg(if program.contains("nextpnr") || program.contains("ecppack") { "--version" } else { "-V" })
         .output()
         .ok()
         .map(|o| {
