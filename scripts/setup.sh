@@ -37,7 +37,7 @@ fi
 unpinned() {
   for package in "${PIP_PACKAGES[@]}"; do
     local installed
-    installed=$(python3 -m pip show "${package%%==*}" 2>/dev/null | awk '/^Version:/ { print $2 }')
+    installed=$(python3 -m pip show "${package%%==*}" 2>/dev/null | awk '/^Version:/ { print $2 }' || true)
     [ "$installed" = "${package##*==}" ] || return 0
   done
   return 1
@@ -51,17 +51,7 @@ if missing "${PIP_TOOLS[@]}" || unpinned; then
     python3 -m pip install -q --user --break-system-packages "${PIP_PACKAGES[@]}"
   if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
   export PATH="$HOME/.local/bin:$PATH"
-  # Succeeds when a pinned PyPI package is missing or at another version.
-unpinned() {
-  for package in "${PIP_PACKAGES[@]}"; do
-    local installed
-    installed=$(python3 -m pip show "${package%%==*}" 2>/dev/null | awk '/^Version:/ { print $2 }')
-    [ "$installed" = "${package##*==}" ] || return 0
-  done
-  return 1
-}
-
-if missing "${PIP_TOOLS[@]}" || unpinned; then
+  if missing "${PIP_TOOLS[@]}"; then
     echo "setup: ${PIP_TOOLS[*]} are not all on PATH after pip install (add pip's script directory, e.g. ~/.local/bin)" >&2
     exit 1
   fi

@@ -204,7 +204,7 @@ pub fn summary(r: &BuildReport, dir: &Path) -> String {
 /// The README's table of builds, one row per `build.json`.
 pub fn markdown_table(reports: &[BuildReport]) -> String {
     let mut out = String::from(
-        "| board | FPGA | max board | engine | engines | cycles/node | logic cells | LUT4 | FF | block RAM | clock | Fmax | modeled nodes/s |\n\
+        "| board | FPGA | max board | engine | engines | cycles/node | logic cells | LUT4 | FF | block RAM | clock | Fmax | measured nodes/s |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in reports {
