@@ -613,6 +613,10 @@ fn bench_compares_cpu_simulation_and_built_boards() {
     assert!(case("Warnsdorff 6x6")["boards"][0]["board"] == "test-board");
     let seconds = board["seconds"].as_f64().unwrap();
     assert!((seconds - board["cycles"].as_f64().unwrap() / 1e7).abs() < 1e-12);
+    // The UART's time at the build's baud rate: at least the command and
+    // the answer (25 bytes), ten bits a byte.
+    assert_eq!(board["baud"], 115_200, "{board}");
+    assert!(board["link_seconds"].as_f64().unwrap() >= 25.0 * 10.0 / 115_200.0, "{board}");
     assert!(board["cycles"].as_u64().unwrap() < 1_545_893, "two engines beat one: {board}");
     assert!(case("first tour 8x8")["boards"].as_array().unwrap().is_empty(), "8x8 does not fit the board");
     assert_eq!(case("count 5x5")["unpruned_nodes"], 1_735_079);

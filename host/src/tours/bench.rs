@@ -95,6 +95,9 @@ pub struct SimFigure {
     pub cycles_per_node: f64,
     /// Mean engine search time over the longest: `engine_cycles / (engines * cycles)`.
     pub load_balance: f64,
+    /// Bytes that crossed the link, both ways: the command, progress
+    /// reports, the answer.
+    pub link_bytes: u64,
     /// Wall time of the simulation itself.
     pub simulation_seconds: f64,
 }
@@ -116,9 +119,15 @@ pub struct BoardFigure {
     pub split_level: u8,
     pub cycles: u64,
     pub nodes: u64,
+    /// The search's time: its cycles at the build's clock.
     pub seconds: f64,
+    /// What the UART adds at the build's baud rate: the link's bytes, ten
+    /// bits each (the search's time and this are the time from the
+    /// command to the answer).
+    pub link_seconds: f64,
+    pub baud: u64,
     pub nodes_per_second: f64,
-    /// CPU time over board time (one core, all cores).
+    /// CPU time over board time, the search's (one core, all cores).
     pub speedup_one_core: f64,
     pub speedup_all_cores: f64,
 }
@@ -193,6 +202,7 @@ pub fn simulate<T: Transport>(device: &mut LinkedDevice<T>, case: &Case, engines
         engine_cycles: figures.engine_cycles,
         cycles_per_node: figures.engine_cycles as f64 / answer.nodes.max(1) as f64,
         load_balance: figures.load_balance(cycles),
+        link_bytes: answer.link.map_or(0, |l| l.bytes_sent + l.bytes_received),
         simulation_seconds,
     })
 }
@@ -271,6 +281,8 @@ pub fn run<T: Transport, B: Transport>(
                 cycles: sim.cycles,
                 nodes: sim.nodes,
                 seconds,
+                link_seconds: sim.link_bytes as f64 * 10.0 / build.design.baud.max(1) as f64,
+                baud: build.design.baud,
                 nodes_per_second: sim.nodes as f64 / seconds,
                 speedup_one_core: cpu_one_core.seconds / seconds,
                 speedup_all_cores: cpu_all_cores.seconds / seconds,
@@ -347,13 +359,16 @@ pub fn text(results: &[CaseResult]) -> String {
             writeln!(
                 out,
                 "  {:<17} {:>12} nodes {:>10.6} s {:>8.1} M nodes/s = {:.2}x one core, {:.2}x all cores \
-                 ({} {} up to {}, {:.2} cycles/node per engine, {} logic cells, at {} MHz, Fmax {:.2})",
+                 (the UART adds {:.4} s at {} baud; {} {} up to {}, {:.2} cycles/node per engine, {} logic cells, \
+                 at {} MHz, Fmax {:.2})",
                 b.board,
                 b.nodes,
                 b.seconds,
                 b.nodes_per_second / 1e6,
                 b.speedup_one_core,
                 b.speedup_all_cores,
+                b.link_seconds,
+                b.baud,
                 plural(u64::from(b.engines), "engine"),
                 b.engine,
                 b.max_board,
