@@ -262,3 +262,34 @@ fn each_build_answers_the_other_problems_command_with_wrong_problem() {
         Some(Response::Error { code: ErrorCode::BadArgument, command: Command::Queens(request).code() })
     );
 }
+
+/// `knights bench --queens` models a build's time from the simulated
+/// build's cycles per node per search (four searches here), spread over the
+/// build's searches. A direct simulation of another number of searches (two
+/// of the four) agrees with that model within 5%.
+#[test]
+fn the_bench_model_agrees_with_a_direct_simulation_of_another_number_of_searches() {
+    let mut device = queens_board();
+    let n = 11;
+    device.set_engines(Some(2)).unwrap();
+    let direct = run(&mut device, n, Goal::CountAll, true);
+    device.set_engines(None).unwrap();
+    let direct_cycles = direct.cycles.unwrap() as f64;
+    // A build of two searches at 10 MHz, as `knights build` reports it.
+    let report: knights::fpga::build_report::BuildReport = serde_json::from_value(serde_json::json!({
+        "board": "two-searches", "title": "Two searches", "fpga": "none", "engine": "queens",
+        "max_width": 12, "max_height": 12, "engines": 2, "warnsdorff": false, "constellations": false,
+        "board_clock_hz": 10_000_000, "clock_hz": 10_000_000, "pll": null, "baud": 115_200,
+        "target_mhz": 10.0, "fmax_mhz": 10.0, "logic_cells": {"used": 1, "available": 1}, "luts": 1,
+        "flip_flops": 1, "block_rams": {"used": 0, "available": 1}, "bitstream": "none.bit", "tools": [],
+        "seconds": 1.0
+    }))
+    .unwrap();
+    let rows = knights::queens::bench::run(&mut device, n..=n, &[report], &mut |_| {}).unwrap();
+    let modeled_cycles = rows[0].boards[0].seconds * 1e7;
+    let error = modeled_cycles / direct_cycles - 1.0;
+    assert!(error.abs() < 0.05, "modeled {modeled_cycles:.0} clocks, simulated {direct_cycles}: {error:+.3}");
+    eprintln!(
+        "{n}-queens on two searches: modeled {modeled_cycles:.0} clocks, simulated {direct_cycles} ({error:+.4})"
+    );
+}
