@@ -16,7 +16,7 @@ use anyhow::{ensure, Result};
 use knights_model::tours::{MoveOrder, SearchSpec};
 use knights_model::{BoardSize, Flow, Goal};
 
-use crate::device::CpuDevice;
+use crate::device::{CpuDevice, EngineFigures, LinkFigures};
 use crate::fpga::build_report::Measured;
 use crate::fpga::Design;
 use crate::link::transport::Transport;
@@ -116,28 +116,35 @@ fn agrees(workload: &Workload, seen: &Figures, reference: &Figures) -> Result<()
     Ok(())
 }
 
+impl Figures {
+    /// A count's figures from what either problem's answer reports (no
+    /// cycles or link from the CPU: zero).
+    fn of(
+        found: u64,
+        nodes: u64,
+        cycles: Option<u64>,
+        engines: Option<EngineFigures>,
+        link: Option<LinkFigures>,
+    ) -> Self {
+        let link = link.unwrap_or_default();
+        Figures {
+            found,
+            nodes,
+            cycles: cycles.unwrap_or(0),
+            engine_cycles: engines.map_or(0, |e| e.engine_cycles),
+            link_bytes: link.bytes_sent + link.bytes_received,
+        }
+    }
+}
+
 fn tours<D: crate::tours::TourDevice + ?Sized>(device: &mut D, q: Query) -> Result<Figures> {
-    let answer = query::run(device, q, &mut |_, _| Flow::Continue)?;
-    let link = answer.link.unwrap_or_default();
-    Ok(Figures {
-        found: answer.tour_count,
-        nodes: answer.nodes,
-        cycles: answer.cycles.unwrap_or(0),
-        engine_cycles: answer.engines.map_or(0, |e| e.engine_cycles),
-        link_bytes: link.bytes_sent + link.bytes_received,
-    })
+    let a = query::run(device, q, &mut |_, _| Flow::Continue)?;
+    Ok(Figures::of(a.tour_count, a.nodes, a.cycles, a.engines, a.link))
 }
 
 fn queens<D: crate::queens::QueensDevice + ?Sized>(device: &mut D, q: QueensQuery) -> Result<Figures> {
-    let answer = queens_query::run(device, q, &mut |_, _| Flow::Continue)?;
-    let link = answer.link.unwrap_or_default();
-    Ok(Figures {
-        found: answer.solution_count,
-        nodes: answer.nodes,
-        cycles: answer.cycles.unwrap_or(0),
-        engine_cycles: answer.engines.map_or(0, |e| e.engine_cycles),
-        link_bytes: link.bytes_sent + link.bytes_received,
-    })
+    let a = queens_query::run(device, q, &mut |_, _| Flow::Continue)?;
+    Ok(Figures::of(a.solution_count, a.nodes, a.cycles, a.engines, a.link))
 }
 
 /// Seconds the simulator may stay silent while a large build runs the

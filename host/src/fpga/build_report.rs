@@ -56,11 +56,16 @@ impl Measured {
         self.nodes as f64 * clock_hz as f64 / self.cycles.max(1) as f64
     }
 
-    /// Seconds the link's bytes take at `baud` (ten bits a byte: start,
-    /// eight data bits, stop).
+    /// Seconds the link's bytes take at `baud`.
     pub fn link_seconds(&self, baud: u64) -> f64 {
-        self.link_bytes as f64 * 10.0 / baud.max(1) as f64
+        uart_seconds(self.link_bytes, baud)
     }
+}
+
+/// Seconds `bytes` take on a UART at `baud` (ten bits a byte: start, eight
+/// data bits, stop).
+pub fn uart_seconds(bytes: u64, baud: u64) -> f64 {
+    bytes as f64 * 10.0 / baud.max(1) as f64
 }
 
 /// A finished build, as `build.json` keeps it.

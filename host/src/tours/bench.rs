@@ -281,7 +281,7 @@ pub fn run<T: Transport, B: Transport>(
                 cycles: sim.cycles,
                 nodes: sim.nodes,
                 seconds,
-                link_seconds: sim.link_bytes as f64 * 10.0 / build.design.baud.max(1) as f64,
+                link_seconds: crate::fpga::build_report::uart_seconds(sim.link_bytes, build.design.baud),
                 baud: build.design.baud,
                 nodes_per_second: sim.nodes as f64 / seconds,
                 speedup_one_core: cpu_one_core.seconds / seconds,
