@@ -8,7 +8,9 @@
 //! port gone, no answer, a bad result) is dropped and its job goes back to
 //! the queue for the others, so the totals stay exact; a request a device
 //! refuses (a board past its build, say) stops the count, since every
-//! device of that build would refuse it.
+//! device of that build would refuse it. A count may keep its results as
+//! they come ([`Kept`], a journal), and start from those an earlier run
+//! kept.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex};
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 use knights_model::{Flow, Status};
 use serde::{Deserialize, Serialize};
 
-use crate::device::error::DeviceError;
+use crate::device::error::{DeviceError, JournalError};
 use crate::device::Device;
 
 /// One job of a count: its task, and how many times its count counts.
@@ -68,6 +70,19 @@ pub struct Tally {
     pub nodes: u64,
     pub count: u64,
     pub elapsed: Duration,
+    /// Of those, the jobs and nodes an earlier run counted (a resumed
+    /// count's).
+    pub resumed_jobs: usize,
+    pub resumed_nodes: u64,
+}
+
+/// Where a count keeps each job's result as it finishes, and the results an
+/// earlier run of the same count kept (`crate::journal`).
+pub trait Kept: Sync {
+    /// Results an earlier run kept, by job id: those jobs are not run again.
+    fn resumed(&self) -> &BTreeMap<u32, JobResult>;
+    /// Keeps a job's result, durably, before the count goes on.
+    fn keep(&self, result: &JobResult) -> Result<(), JournalError>;
 }
 
 /// A device dropped from a shared count, and why.
@@ -92,6 +107,9 @@ pub struct SharedCount {
     pub failures: Vec<DeviceFailure>,
     pub devices: usize,
     pub elapsed: Duration,
+    /// Jobs, and their nodes, an earlier run counted (from a journal).
+    pub resumed_jobs: usize,
+    pub resumed_nodes: u64,
 }
 
 impl SharedCount {
@@ -120,6 +138,8 @@ struct Queue {
     under_way: Vec<(u64, u64)>,
     /// Nodes and weighted count of the jobs done.
     done: (u64, u64),
+    /// Jobs and nodes an earlier run kept.
+    resumed: (usize, u64),
 }
 
 impl Queue {
@@ -130,6 +150,8 @@ impl Queue {
             nodes: self.done.0 + self.under_way.iter().map(|u| u.0).sum::<u64>(),
             count: self.done.1 + self.under_way.iter().map(|u| u.1).sum::<u64>(),
             elapsed: started.elapsed(),
+            resumed_jobs: self.resumed.0,
+            resumed_nodes: self.resumed.1,
         }
     }
 
@@ -147,6 +169,7 @@ struct Shared<'a, D: ?Sized, T> {
     queue: Mutex<Queue>,
     changed: Condvar,
     progress: &'a (dyn Fn(&Tally) -> Flow + Sync),
+    kept: Option<&'a dyn Kept>,
     // Held from a tally's taking to its telling, so that `progress` sees
     // the totals in the order they were taken (the last one the whole
     // count's), whichever device's thread runs first.
@@ -223,10 +246,19 @@ impl<D: Device + ?Sized, T> Shared<'_, D, T> {
             let keep_going = match result {
                 Ok(Some(mut result)) => {
                     result.device_number = number;
+                    // Kept before it counts: a result the journal lost would
+                    // be counted again on resuming, never twice.
+                    let kept = self.kept.map_or(Ok(()), |kept| kept.keep(&result));
                     queue.done = (queue.done.0 + result.nodes, queue.done.1 + job.weight * result.count);
                     let first = queue.results.insert(job.id, result).is_none();
                     assert!(first, "a job is handed out again only after its device failed");
-                    true
+                    match kept {
+                        Ok(()) => true,
+                        Err(error) => {
+                            queue.refused.get_or_insert(error.into());
+                            false
+                        }
+                    }
                 }
                 Ok(None) => {
                     queue.stopped = true;
@@ -282,23 +314,48 @@ pub fn share<D: Device + Send + ?Sized, T: Sync>(
     run: &Runner<D, T>,
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
 ) -> Result<SharedCount, DeviceError> {
+    share_kept(devices, jobs, run, progress, None)
+}
+
+/// [`share`], keeping each result in `kept` as it comes, and running only
+/// the jobs whose results `kept` does not have from an earlier run.
+pub fn share_kept<D: Device + Send + ?Sized, T: Sync>(
+    devices: Vec<Box<D>>,
+    jobs: &[Job<T>],
+    run: &Runner<D, T>,
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    kept: Option<&dyn Kept>,
+) -> Result<SharedCount, DeviceError> {
     let device_count = devices.len();
+    let mut queue = Queue {
+        waiting: VecDeque::new(),
+        running: 0,
+        results: BTreeMap::new(),
+        failures: Vec::new(),
+        refused: None,
+        stopped: false,
+        under_way: vec![(0, 0); device_count],
+        done: (0, 0),
+        resumed: (0, 0),
+    };
+    for (index, job) in jobs.iter().enumerate() {
+        match kept.and_then(|kept| kept.resumed().get(&job.id)) {
+            Some(result) => {
+                queue.done = (queue.done.0 + result.nodes, queue.done.1 + job.weight * result.count);
+                queue.resumed = (queue.resumed.0 + 1, queue.resumed.1 + result.nodes);
+                queue.results.insert(job.id, result.clone());
+            }
+            None => queue.waiting.push_back(index),
+        }
+    }
     let shared = Shared {
         jobs,
         run,
-        queue: Mutex::new(Queue {
-            waiting: (0..jobs.len()).collect(),
-            running: 0,
-            results: BTreeMap::new(),
-            failures: Vec::new(),
-            refused: None,
-            stopped: false,
-            under_way: vec![(0, 0); device_count],
-            done: (0, 0),
-        }),
+        queue: Mutex::new(queue),
         changed: Condvar::new(),
         telling: Mutex::new(()),
         progress,
+        kept,
         started: Instant::now(),
     };
     std::thread::scope(|scope| {
@@ -329,6 +386,8 @@ pub fn share<D: Device + Send + ?Sized, T: Sync>(
         failures: queue.failures,
         devices: device_count,
         elapsed,
+        resumed_jobs: queue.resumed.0,
+        resumed_nodes: queue.resumed.1,
     })
 }
 
@@ -430,6 +489,61 @@ mod tests {
         let shared = share(devices, &jobs, &run, &last_stops).unwrap();
         assert_eq!((shared.results.len(), shared.status), (6, Status::Exhausted));
         assert!(shared.failures[0].error.contains("a bug in a device"), "{:?}", shared.failures);
+    }
+
+    /// Results kept in memory, as a journal keeps them in its file.
+    #[derive(Default)]
+    struct Memory {
+        resumed: BTreeMap<u32, JobResult>,
+        kept: Mutex<Vec<JobResult>>,
+        full: bool,
+    }
+
+    impl Kept for Memory {
+        fn resumed(&self) -> &BTreeMap<u32, JobResult> {
+            &self.resumed
+        }
+
+        fn keep(&self, result: &JobResult) -> Result<(), JournalError> {
+            if self.full {
+                let source = std::io::Error::other("no space left on device");
+                return Err(JournalError::Io { path: "full.jsonl".into(), source });
+            }
+            self.kept.lock().unwrap().push(result.clone());
+            Ok(())
+        }
+    }
+
+    /// A count stopped part way and run again from what it kept counts each
+    /// job once and reaches the one-run total; a result it cannot keep stops
+    /// it with the journal's error.
+    #[test]
+    fn a_resumed_count_runs_only_the_jobs_not_kept() {
+        let jobs = jobs();
+        let stop_at_two = |tally: &Tally| if tally.jobs_done >= 2 { Flow::Stop } else { Flow::Continue };
+        let first = Memory::default();
+        let stopped = share_kept(flaky(&[0]), &jobs, &run, &stop_at_two, Some(&first)).unwrap();
+        assert_eq!(stopped.status, Status::Aborted);
+        let kept = first.kept.into_inner().unwrap();
+        assert_eq!(kept.len(), stopped.results.len());
+        let again = Memory { resumed: kept.iter().map(|r| (r.id, r.clone())).collect(), ..Memory::default() };
+        let devices = vec![Box::new(Flaky { jobs: 0, fail_at: 0, panics: false })];
+        let tallies = Mutex::new(Vec::new());
+        let watch = |tally: &Tally| {
+            tallies.lock().unwrap().push(*tally);
+            Flow::Continue
+        };
+        let resumed = share_kept(devices, &jobs, &run, &watch, Some(&again)).unwrap();
+        assert_eq!((resumed.status, resumed.count(&jobs), resumed.nodes()), (Status::Exhausted, 360, 600));
+        let ran: Vec<u32> = again.kept.into_inner().unwrap().iter().map(|r| r.id).collect();
+        let mut every: Vec<u32> = kept.iter().map(|r| r.id).chain(ran.iter().copied()).collect();
+        every.sort();
+        assert_eq!(every, [0, 1, 2, 3, 4, 5], "each job once: kept {kept:?}, then {ran:?}");
+        let last = *tallies.into_inner().unwrap().last().unwrap();
+        assert_eq!((last.resumed_jobs, last.resumed_nodes, last.jobs_done), (kept.len(), 100 * kept.len() as u64, 6));
+        let full = Memory { full: true, ..Memory::default() };
+        let error = share_kept(flaky(&[0]), &jobs, &run, &|_| Flow::Continue, Some(&full)).unwrap_err();
+        assert!(error.to_string().contains("no space left on device"), "{error}");
     }
 
     #[test]

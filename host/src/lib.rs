@@ -8,7 +8,8 @@
 //! - [`link`]: a device over a byte pipe ([`link::transport`]: a serial
 //!   port, the simulated board), speaking the framed protocol
 //!   ([`link::proto`]);
-//! - [`jobs`]: the queue that shares a count's jobs among devices;
+//! - [`jobs`]: the queue that shares a count's jobs among devices, and
+//!   [`journal`], where a long count keeps them to go on after a stop;
 //!   [`render`]: the board picture both problems draw on;
 //! - [`fpga`]: the FPGA flow (boards, bitstreams, build reports, simulated
 //!   builds);
@@ -39,6 +40,7 @@ pub mod check_build;
 pub mod device;
 pub mod fpga;
 pub mod jobs;
+pub mod journal;
 pub mod link;
 pub mod measure;
 pub mod plan;

@@ -91,14 +91,7 @@ impl Manifest {
     /// `min_jobs` over 1) cut into at least that many paths, which the CPU
     /// device runs.
     pub fn tours(spec: &SearchSpec, every_start: bool, min_jobs: usize) -> Self {
-        let what = format!(
-            "{} tours of {} from {}, {} order{}",
-            if spec.closed { "closed" } else { "open" },
-            spec.board,
-            if every_start { "every start square".to_string() } else { spec.start.to_string() },
-            spec.order,
-            if spec.prune { ", pruned" } else { "" }
-        );
+        let what = tour_jobs::describe(spec, every_start);
         if every_start {
             Manifest::new(what, plan_jobs(tour_jobs::whole_board_jobs(spec), Task::Tours), 0)
         } else if min_jobs > 1 {
@@ -111,7 +104,7 @@ impl Manifest {
 
     /// The plan of an N-Queens count: a job per file of the first queen.
     pub fn queens(n: u8, mirror: bool) -> Result<Self, knights_model::queens::QueensError> {
-        let what = format!("{n}-queens solutions{}", if mirror { "" } else { ", whole tree" });
+        let what = queens_jobs::describe(n, mirror);
         Ok(Manifest::new(what, plan_jobs(queens_jobs::queens_jobs(n, mirror)?, Task::Queens), 0))
     }
 

@@ -94,7 +94,7 @@ fn simulate_engine<const SQ: usize, const LB: usize>(
         // The counts are registered: they trail the search by a clock.
         let mut after_done = 0;
         loop {
-            x.port.item_ready.next = stall_every == 0 || clock % stall_every != 0;
+            x.port.item_ready.next = stall_every == 0 || !clock.is_multiple_of(stall_every);
             wait_clock_false!(sim, clock, x);
             if x.port.item_valid.val() && x.port.item_ready.val() {
                 let index = x.port.item.val().index();

@@ -175,16 +175,21 @@ fn three_boards_share_a_count_and_one_unplugged_mid_count_loses_nothing() {
         .collect();
     let unplugged = &served[1].running;
     let spec = SearchSpec { prune: true, ..spec("6", "a1", false) };
-    let whole = whole_board::count_every_start(devices, spec, &|tally| {
-        if tally.jobs_done >= 1 {
-            unplugged.store(false, Ordering::Relaxed);
-        }
-        Flow::Continue
-    })
+    let whole = whole_board::count_every_start(
+        devices,
+        spec,
+        &|tally| {
+            if tally.jobs_done >= 1 {
+                unplugged.store(false, Ordering::Relaxed);
+            }
+            Flow::Continue
+        },
+        None,
+    )
     .unwrap();
     assert_eq!((whole.tour_count(), whole.classes.len(), whole.status), (6_637_920, 6, Status::Exhausted));
-    let cpu =
-        whole_board::count_every_start(vec![Box::new(CpuDevice::all_cores())], spec, &|_| Flow::Continue).unwrap();
+    let cpu = whole_board::count_every_start(vec![Box::new(CpuDevice::all_cores())], spec, &|_| Flow::Continue, None)
+        .unwrap();
     assert_eq!(whole.nodes(), cpu.nodes());
     assert_eq!(whole.failures.len(), 1, "{:?}", whole.failures);
     assert_eq!(whole.failures[0].device, 1);

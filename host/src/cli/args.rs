@@ -41,6 +41,12 @@ pub enum Command {
         device: DeviceArgs,
         #[command(flatten)]
         progress: ProgressArgs,
+        /// Keep the count's jobs and each one's result in this file as it
+        /// finishes: the same command again goes on from there after
+        /// Ctrl-C, a crash or a lost board (the count is cut into paths
+        /// from the start, or a job per class of start squares).
+        #[arg(long, value_name = "FILE")]
+        journal: Option<PathBuf>,
         /// Output format (text or json).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -81,6 +87,13 @@ pub enum Command {
         device: DeviceArgs,
         #[command(flatten)]
         progress: ProgressArgs,
+        /// With --count: keep the count's jobs (a file of the first queen
+        /// each) and each one's result in this file as it finishes: the
+        /// same command again goes on from there after Ctrl-C, a crash or a
+        /// lost board. Not with --constellations or --unique (one job on one
+        /// device).
+        #[arg(long, value_name = "FILE", requires = "count", conflicts_with_all = ["constellations", "unique"])]
+        journal: Option<PathBuf>,
         /// Output format; svg draws the first solution.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,

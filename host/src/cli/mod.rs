@@ -26,19 +26,23 @@ use args::Command;
 pub use explain::Failure;
 use knights::queens::query::QueensQuery;
 use knights_model::Goal;
+pub use progress::interrupted;
 
 /// Runs a parsed command line, writing results to stdout.
 pub fn execute(cli: Cli) -> Result<()> {
     let out = &mut std::io::stdout().lock();
     match cli.command {
         Command::Solve { search, limit, device, format } => search::solve(&search, limit, &device, format, out),
-        Command::Count { search, device, progress, format } => search::count(&search, &device, &progress, format, out),
-        Command::Queens { n, limit, count, no_symmetry, constellations, unique, device, progress, format } => {
+        Command::Count { search, device, progress, journal, format } => {
+            search::count(&search, &device, &progress, journal.as_deref(), format, out)
+        }
+        Command::Queens { n, limit, count, no_symmetry, constellations, unique, device, progress, journal, format } => {
             let goal = if count { Goal::CountAll } else { Goal::First(limit.unwrap_or(1)) };
             queens::queens(
                 QueensQuery { n, goal, mirror: !no_symmetry, constellations, unique },
                 &device,
                 &progress,
+                journal.as_deref(),
                 format,
                 out,
             )

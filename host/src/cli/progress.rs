@@ -3,6 +3,7 @@
 //! quick searches print nothing; or, with `--progress json`, a JSON object a
 //! line about every second, for schedulers and scripts.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,6 +18,35 @@ const DELAY: Duration = Duration::from_secs(1);
 pub(super) const REFRESH_HZ: u8 = 5;
 /// Time between two JSON lines.
 const JSON_EVERY: Duration = Duration::from_secs(1);
+
+/// Set by Ctrl-C once [`stop_on_interrupt`] is on: the search stops at its
+/// next progress report (the board gets its ABORT).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C stop a journaled count cleanly, its finished jobs kept: the
+/// first Ctrl-C stops the search, a second one ends the process at once.
+pub fn stop_on_interrupt() -> anyhow::Result<()> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping: the finished jobs are in the journal (Ctrl-C again to quit at once)");
+    })?;
+    Ok(())
+}
+
+/// Whether Ctrl-C stopped the search.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Says on stderr where a stopped count's finished jobs are, and how to go
+/// on.
+pub fn tell_of_journal(journal: Option<&std::path::Path>, status: knights_model::Status) {
+    if let (Some(path), knights_model::Status::Aborted) = (journal, status) {
+        eprintln!("stopped: the finished jobs are kept in {}; the same command goes on from them", path.display());
+    }
+}
 
 pub struct Progress {
     kind: ProgressKind,
@@ -54,13 +84,14 @@ impl Progress {
     /// Takes one search's running totals.
     pub fn update(&mut self, nodes: u64, tours: u64) -> Flow {
         let elapsed = self.started.elapsed();
-        self.update_jobs(&Tally { jobs_done: 0, jobs: 0, nodes, count: tours, elapsed })
+        self.update_jobs(&Tally { nodes, count: tours, elapsed, ..Tally::default() })
     }
 
     /// Takes a count's totals over its jobs.
     pub fn update_jobs(&mut self, tally: &Tally) -> Flow {
         self.show(tally);
         match self.stop_after {
+            _ if interrupted() => Flow::Stop,
             Some(limit) if self.started.elapsed() >= limit => Flow::Stop,
             _ => Flow::Continue,
         }
@@ -68,7 +99,8 @@ impl Progress {
 
     fn show(&mut self, tally: &Tally) {
         let elapsed = tally.elapsed.max(self.started.elapsed());
-        let rate = tally.nodes as f64 / elapsed.as_secs_f64().max(1e-9);
+        // This run's rate: an earlier run's nodes took no time here.
+        let rate = (tally.nodes - tally.resumed_nodes) as f64 / elapsed.as_secs_f64().max(1e-9);
         match self.kind {
             ProgressKind::None => {}
             ProgressKind::Json => {
@@ -100,7 +132,16 @@ impl Progress {
                     line.set_length(tally.jobs as u64);
                     line.set_position(tally.jobs_done as u64);
                 }
-                line.set_message(format!("{} nodes, {} found, {:.1} M nodes/s", tally.nodes, tally.count, rate / 1e6));
+                let resumed = match tally.resumed_jobs {
+                    0 => String::new(),
+                    jobs => format!(" ({jobs} jobs from the journal)"),
+                };
+                line.set_message(format!(
+                    "{} nodes, {} found, {:.1} M nodes/s{resumed}",
+                    tally.nodes,
+                    tally.count,
+                    rate / 1e6
+                ));
             }
         }
     }
@@ -116,12 +157,13 @@ impl Progress {
     }
 }
 
-/// One JSON progress line. The time left is estimated from the jobs done
-/// (null before the first, and for a search of one job).
+/// One JSON progress line. The time left is estimated from the jobs this
+/// run did (null before the first, and for a search of one job).
 fn json_line(tally: &Tally, elapsed: Duration, rate: f64) -> serde_json::Value {
     let seconds = elapsed.as_secs_f64();
-    let left = (tally.jobs > 1 && tally.jobs_done > 0)
-        .then(|| seconds * (tally.jobs - tally.jobs_done) as f64 / tally.jobs_done as f64);
+    let done_here = tally.jobs_done - tally.resumed_jobs;
+    let left =
+        (tally.jobs > 1 && done_here > 0).then(|| seconds * (tally.jobs - tally.jobs_done) as f64 / done_here as f64);
     json!({
         "elapsed_seconds": seconds,
         "jobs_done": tally.jobs_done,
@@ -130,6 +172,8 @@ fn json_line(tally: &Tally, elapsed: Duration, rate: f64) -> serde_json::Value {
         "found": tally.count,
         "nodes_per_second": rate,
         "eta_seconds": left,
+        "resumed_jobs": tally.resumed_jobs,
+        "resumed_nodes": tally.resumed_nodes,
     })
 }
 

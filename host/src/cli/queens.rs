@@ -2,6 +2,7 @@
 //! shares its jobs among them.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::Result;
@@ -11,12 +12,13 @@ use knights::queens::render;
 use knights_model::Goal;
 
 use super::args::{DeviceArgs, Format, ProgressArgs};
-use super::progress::{warn_of_failures, Progress};
+use super::progress::{self, warn_of_failures, Progress};
 
 pub fn queens(
     query: QueensQuery,
     device_args: &DeviceArgs,
     progress: &ProgressArgs,
+    journal: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
@@ -25,13 +27,20 @@ pub fn queens(
     }
     let mut devices =
         if query.goal == Goal::CountAll { device_args.open_all_queens()? } else { vec![device_args.open_queens()?] };
-    let answer = if devices.len() > 1 {
+    if journal.is_some() {
+        progress::stop_on_interrupt()?;
+    }
+    let answer = if devices.len() > 1 || journal.is_some() {
         let progress = Mutex::new(Progress::from_args(progress)?);
-        let shared = knights::queens::jobs::count_shared(devices, query, &|tally| {
-            progress.lock().expect("progress is not poisoned").update_jobs(tally)
-        })?;
+        let shared = knights::queens::jobs::count_shared(
+            devices,
+            query,
+            &|tally| progress.lock().expect("progress is not poisoned").update_jobs(tally),
+            journal,
+        )?;
         progress.into_inner().expect("progress is not poisoned").finish();
         warn_of_failures(&shared.failures);
+        progress::tell_of_journal(journal, shared.answer.status);
         shared.answer
     } else {
         let mut progress = Progress::from_args(progress)?;

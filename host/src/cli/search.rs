@@ -1,6 +1,7 @@
 //! The commands that search: `solve` and `count`, on any device.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::Result;
@@ -10,7 +11,7 @@ use knights::tours::{render, whole_board, TourDevice};
 use knights_model::Goal;
 
 use super::args::{DeviceArgs, Format, ProgressArgs, ProgressKind, SearchArgs, Start};
-use super::progress::{warn_of_failures, Progress};
+use super::progress::{self, warn_of_failures, Progress};
 
 /// `knights solve`: the first `limit` tours.
 pub fn solve(search: &SearchArgs, limit: u64, device: &DeviceArgs, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -34,26 +35,35 @@ pub fn count(
     search: &SearchArgs,
     device: &DeviceArgs,
     progress: &ProgressArgs,
+    journal: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
     if format == Format::Svg {
         return Err(UsageError("count has no picture to draw: use --format text or json".into()).into());
     }
+    if journal.is_some() {
+        progress::stop_on_interrupt()?;
+    }
     if search.start() == Start::All {
-        return count_every_start(search, device, progress, format, out);
+        return count_every_start(search, device, progress, journal, format, out);
     }
     let mut devices = device.open_all_tours()?;
-    let answer = if devices.len() == 1 {
+    let answer = if devices.len() == 1 && journal.is_none() {
         search_with(devices.remove(0), Query { spec: search.spec(), goal: Goal::CountAll }, Some(progress))?
     } else {
-        // Several devices share the count's paths from the start.
+        // Several devices (or one, journaled) share the count's paths from
+        // the start.
         let progress = Mutex::new(Progress::from_args(progress)?);
-        let (answer, failures) = knights::tours::jobs::count_shared(devices, search.spec(), &|tally| {
-            progress.lock().expect("progress is not poisoned").update_jobs(tally)
-        })?;
+        let (answer, failures) = knights::tours::jobs::count_shared(
+            devices,
+            search.spec(),
+            &|tally| progress.lock().expect("progress is not poisoned").update_jobs(tally),
+            journal,
+        )?;
         progress.into_inner().expect("progress is not poisoned").finish();
         warn_of_failures(&failures);
+        progress::tell_of_journal(journal, answer.status);
         answer
     };
     match format {
@@ -68,16 +78,21 @@ fn count_every_start(
     search: &SearchArgs,
     device_args: &DeviceArgs,
     progress: &ProgressArgs,
+    journal: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
     let devices = device_args.open_all_tours()?;
     let progress = Mutex::new(Progress::from_args(progress)?);
-    let whole = whole_board::count_every_start(devices, search.spec(), &|tally| {
-        progress.lock().expect("progress is not poisoned").update_jobs(tally)
-    })?;
+    let whole = whole_board::count_every_start(
+        devices,
+        search.spec(),
+        &|tally| progress.lock().expect("progress is not poisoned").update_jobs(tally),
+        journal,
+    )?;
     progress.into_inner().expect("progress is not poisoned").finish();
     warn_of_failures(&whole.failures);
+    progress::tell_of_journal(journal, whole.status);
     match format {
         Format::Json => writeln!(out, "{}", render::whole_board_json(&whole))?,
         _ => write!(out, "{}", render::whole_board_text(&whole))?,

@@ -44,6 +44,28 @@ pub enum DeviceError {
         failures.join("; ")
     )]
     DevicesLost { left: usize, failures: Vec<String> },
+    /// A count's journal could not be read or written (a write failing
+    /// stops the count, with what the journal holds kept).
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+/// What can be wrong with a count's journal (`crate::journal`).
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error(
+        "the count's journal {path}: {source} (free some space or fix its access, then run the same command again)"
+    )]
+    Io { path: std::path::PathBuf, source: io::Error },
+    #[error(
+        "journal {path} is another count's ({found}), not this one's ({wanted}): give this count another --journal \
+         file, or delete that one to start it over"
+    )]
+    OtherCount { path: std::path::PathBuf, found: String, wanted: String },
+    #[error("journal {path} is damaged at line {line} ({reason}): delete it to count again from the start")]
+    Damaged { path: std::path::PathBuf, line: usize, reason: String },
+    #[error("journal {path} is being written by another knights process: wait for it, or give another --journal file")]
+    InUse { path: std::path::PathBuf },
 }
 
 impl DeviceError {

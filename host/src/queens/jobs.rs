@@ -3,6 +3,7 @@
 //! range; under the mirror, weighted 2). The queue that shares them is
 //! [`crate::jobs`].
 
+use std::path::Path;
 use std::time::Instant;
 
 use knights_model::queens::{count_plan, QueensError, QueensSpec, WeightedPart};
@@ -12,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::device::QueensDevice;
 use super::query::{self, check_query, PartCount, QueensAnswer, QueensQuery};
 use crate::device::error::{DeviceError, RequestError};
-use crate::jobs::{self, DeviceFailure, Job, JobResult, SharedCount, Tally};
+use crate::jobs::{self, DeviceFailure, Job, JobResult, Kept, SharedCount, Tally};
+use crate::journal::Journal;
 
 /// What an N-Queens job counts: the solutions with the first rank's queen
 /// on files `from..to`.
@@ -34,6 +36,11 @@ impl QueensTask {
     pub fn spec(&self) -> Result<QueensSpec, QueensError> {
         QueensSpec::new(self.n, self.from..self.to)
     }
+}
+
+/// An N-Queens count in words (a plan's, a journal's key).
+pub fn describe(n: u8, mirror: bool) -> String {
+    format!("{n}-queens solutions{}", if mirror { "" } else { ", whole tree" })
 }
 
 /// The jobs of an N-Queens count: one per file of the first rank's queen
@@ -82,7 +89,17 @@ pub fn share(
     jobs: &[Job<QueensTask>],
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
 ) -> Result<SharedCount, DeviceError> {
-    jobs::share(devices, jobs, &|device, job, job_progress| run(device, job, job_progress), progress)
+    share_kept(devices, jobs, progress, None)
+}
+
+/// [`share`], keeping each job's result (see [`jobs::share_kept`]).
+pub fn share_kept(
+    devices: Vec<Box<dyn QueensDevice + Send>>,
+    jobs: &[Job<QueensTask>],
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    kept: Option<&dyn Kept>,
+) -> Result<SharedCount, DeviceError> {
+    jobs::share_kept(devices, jobs, &|device, job, job_progress| run(device, job, job_progress), progress, kept)
 }
 
 /// A count shared by several devices, and the devices it dropped.
@@ -94,11 +111,13 @@ pub struct SharedQueens {
 
 /// Counts `query`'s solutions (its goal must be a count) with `devices`
 /// sharing its jobs, a file of the first rank's queen each
-/// ([`queens_jobs`]).
+/// ([`queens_jobs`]). With a `journal`, each job's result is kept there,
+/// and a count stopped before goes on from it.
 pub fn count_shared(
     devices: Vec<Box<dyn QueensDevice + Send>>,
     query: QueensQuery,
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    journal: Option<&Path>,
 ) -> Result<SharedQueens, DeviceError> {
     assert_eq!(query.goal, Goal::CountAll, "only counts are shared");
     let first = devices.first().expect("at least one device");
@@ -110,8 +129,15 @@ pub fn count_shared(
         return Err(DeviceError::Request(RequestError::UniqueOnOneDevice));
     }
     let device = first.name();
-    let jobs = queens_jobs(query.n, query.mirror).expect("N was checked above");
-    let shared = share(devices, &jobs, progress)?;
+    let plan = || (queens_jobs(query.n, query.mirror).expect("N was checked above"), 0);
+    let (jobs, journal) = match journal {
+        Some(path) => {
+            let opened = Journal::open(path, &describe(query.n, query.mirror), plan)?;
+            (opened.jobs, Some(opened.journal))
+        }
+        None => (plan().0, None),
+    };
+    let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let mut parts = Vec::new();
     for job in &jobs {
         let Some(result) = shared.results.get(&job.id) else {
@@ -138,6 +164,8 @@ pub fn count_shared(
         engines: None,
         link: None,
         elapsed: shared.elapsed,
+        resumed_parts: shared.resumed_jobs,
+        resumed_nodes: shared.resumed_nodes,
     };
     Ok(SharedQueens { answer, failures: shared.failures })
 }

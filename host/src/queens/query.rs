@@ -62,6 +62,9 @@ pub struct QueensAnswer {
     pub engines: Option<EngineFigures>,
     pub link: Option<LinkFigures>,
     pub elapsed: Duration,
+    /// Parts, and their nodes, an earlier run counted (from a journal).
+    pub resumed_parts: usize,
+    pub resumed_nodes: u64,
 }
 
 /// Checks that `query` makes sense on `device`.
@@ -190,6 +193,8 @@ fn count_constellations<D: QueensDevice + ?Sized>(
         engines: report.engines,
         link: report.link,
         elapsed: started.elapsed(),
+        resumed_parts: 0,
+        resumed_nodes: 0,
     })
 }
 
@@ -227,6 +232,8 @@ fn run_plan<D: QueensDevice + ?Sized>(
         engines: None,
         link: None,
         elapsed: Duration::ZERO,
+        resumed_parts: 0,
+        resumed_nodes: 0,
     };
     let mut sink = Checked::new(query.n, progress);
     // A unique count lists every solution (a limit of 0 sends them all).
@@ -355,7 +362,7 @@ mod tests {
             vec![Box::new(CpuDevice { threads: 1 }), Box::new(CpuDevice { threads: 1 })];
         let shared = QueensQuery { goal: Goal::CountAll, ..first };
         assert!(matches!(
-            crate::queens::jobs::count_shared(devices, shared, &|_| Flow::Continue),
+            crate::queens::jobs::count_shared(devices, shared, &|_| Flow::Continue, None),
             Err(DeviceError::Request(RequestError::UniqueOnOneDevice))
         ));
     }

@@ -58,8 +58,12 @@ pub fn summary(answer: &QueensAnswer) -> String {
         answer.nodes,
         seconds
     );
-    if seconds > 0.0 && answer.nodes > 0 {
-        write!(line, " ({:.1} M nodes/s)", answer.nodes as f64 / seconds / 1e6).unwrap();
+    // This run's rate: nodes an earlier run counted took no time here.
+    if seconds > 0.0 && answer.nodes > answer.resumed_nodes {
+        write!(line, " ({:.1} M nodes/s)", (answer.nodes - answer.resumed_nodes) as f64 / seconds / 1e6).unwrap();
+    }
+    if answer.resumed_parts > 0 {
+        write!(line, "; {} of the parts counted before (the journal's)", answer.resumed_parts).unwrap();
     }
     if let Some(unique) = answer.unique_count {
         write!(line, "; {unique} unique under the board's eight symmetries").unwrap();
@@ -132,6 +136,7 @@ pub fn json(answer: &QueensAnswer) -> Value {
         "clock_hz": answer.link.map(|l| l.clock_hz),
         "engine_seconds": answer.engine_seconds(),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
+        "resumed_parts": answer.resumed_parts,
     })
 }
 

@@ -5,6 +5,7 @@
 //! shares them is [`crate::jobs`].
 
 use std::fmt::Display;
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -17,7 +18,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::device::{TourDevice, TourSink};
 use super::query::{self, check_query, Answer, Query, SharedFigures};
 use crate::device::error::{DeviceError, RequestError};
-use crate::jobs::{self, DeviceFailure, Job, JobResult, SharedCount, Tally};
+use crate::jobs::{self, DeviceFailure, Job, JobResult, Kept, SharedCount, Tally};
+use crate::journal::Journal;
 
 /// What a knight's-tour job counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +83,19 @@ impl TourTask {
             }
         }
     }
+}
+
+/// A count of `spec`'s tours in words (a plan's, a journal's key): from
+/// every start square or `spec`'s.
+pub fn describe(spec: &SearchSpec, every_start: bool) -> String {
+    format!(
+        "{} tours of {} from {}, {} order{}",
+        if spec.closed { "closed" } else { "open" },
+        spec.board,
+        if every_start { "every start square".to_string() } else { spec.start.to_string() },
+        spec.order,
+        if spec.prune { ", pruned" } else { "" }
+    )
 }
 
 /// The jobs of a count of every start square: one per class of start
@@ -171,7 +186,17 @@ pub fn share(
     jobs: &[Job<TourTask>],
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
 ) -> Result<SharedCount, DeviceError> {
-    jobs::share(devices, jobs, &|device, job, job_progress| run(device, job, job_progress), progress)
+    share_kept(devices, jobs, progress, None)
+}
+
+/// [`share`], keeping each job's result (see [`jobs::share_kept`]).
+pub fn share_kept(
+    devices: Vec<Box<dyn TourDevice + Send>>,
+    jobs: &[Job<TourTask>],
+    progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    kept: Option<&dyn Kept>,
+) -> Result<SharedCount, DeviceError> {
+    jobs::share_kept(devices, jobs, &|device, job, job_progress| run(device, job, job_progress), progress, kept)
 }
 
 /// Paths per device when several devices share one start's count: enough
@@ -184,11 +209,13 @@ pub const PATH_JOBS_PER_DEVICE: usize = 16;
 /// board's engines share the tree below each), a device that fails is
 /// dropped and its path counted by the others. The answer's nodes include
 /// those above the cut; it names the first device, and the failures the
-/// devices dropped.
+/// devices dropped. With a `journal`, the paths and their results are kept
+/// there, and a count stopped before goes on from it.
 pub fn count_shared(
     mut devices: Vec<Box<dyn TourDevice + Send>>,
     spec: SearchSpec,
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    journal: Option<&Path>,
 ) -> Result<(Answer, Vec<DeviceFailure>), DeviceError> {
     let query = Query { spec, goal: Goal::CountAll };
     let first = devices.first_mut().expect("at least one device");
@@ -197,9 +224,19 @@ pub fn count_shared(
         return Ok((query::run(first.as_mut(), query, &mut |_, _| Flow::Continue)?, Vec::new()));
     }
     let device = first.name();
-    let (jobs, nodes_above) = path_jobs(&spec, devices.len() * PATH_JOBS_PER_DEVICE);
+    let min_jobs = devices.len() * PATH_JOBS_PER_DEVICE;
+    let (jobs, nodes_above, journal) = match journal {
+        Some(path) => {
+            let opened = Journal::open(path, &describe(&spec, false), || path_jobs(&spec, min_jobs))?;
+            (opened.jobs, opened.nodes_above, Some(opened.journal))
+        }
+        None => {
+            let (jobs, nodes_above) = path_jobs(&spec, min_jobs);
+            (jobs, nodes_above, None)
+        }
+    };
     let device_count = devices.len();
-    let shared = share(devices, &jobs, progress)?;
+    let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let results = || shared.results.values();
     let answer = Answer {
         query,
@@ -218,6 +255,8 @@ pub fn count_shared(
             jobs: jobs.len(),
             engine_seconds: results().map(|r| r.engine_seconds).sum(),
             modeled_seconds: jobs::modeled_seconds(results()),
+            resumed_jobs: shared.resumed_jobs,
+            resumed_nodes: shared.resumed_nodes,
         }),
     };
     Ok((answer, shared.failures))

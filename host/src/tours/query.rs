@@ -62,6 +62,9 @@ pub struct SharedFigures {
     /// boards counting at once would take), from devices that count cycles.
     pub engine_seconds: Option<f64>,
     pub modeled_seconds: Option<f64>,
+    /// Jobs, and their nodes, an earlier run counted (from a journal).
+    pub resumed_jobs: usize,
+    pub resumed_nodes: u64,
 }
 
 /// The board builds whose largest board takes `board`.

@@ -68,8 +68,10 @@ pub fn summary(answer: &Answer) -> String {
         answer.nodes,
         seconds
     );
-    if seconds > 0.0 && answer.nodes > 0 {
-        write!(line, " ({:.1} M nodes/s)", answer.nodes as f64 / seconds / 1e6).unwrap();
+    // This run's rate: nodes an earlier run counted took no time here.
+    let resumed_nodes = answer.shared.map_or(0, |s| s.resumed_nodes);
+    if seconds > 0.0 && answer.nodes > resumed_nodes {
+        write!(line, " ({:.1} M nodes/s)", (answer.nodes - resumed_nodes) as f64 / seconds / 1e6).unwrap();
     }
     if let Some(cycles) = answer.cycles {
         write!(line, ", {cycles} cycles").unwrap();
@@ -88,7 +90,11 @@ pub fn summary(answer: &Answer) -> String {
         }
     }
     if let Some(shared) = answer.shared {
-        write!(line, "; {} paths from the start shared by {} devices", shared.jobs, shared.devices).unwrap();
+        let devices = if shared.devices == 1 { "1 device".to_string() } else { format!("{} devices", shared.devices) };
+        write!(line, "; {} paths from the start shared by {devices}", shared.jobs).unwrap();
+        if shared.resumed_jobs > 0 {
+            write!(line, ", {} of them counted before (the journal's)", shared.resumed_jobs).unwrap();
+        }
         if let Some(seconds) = shared.modeled_seconds {
             write!(line, " ({seconds:.4} s modeled on them at once)").unwrap();
         }
@@ -156,6 +162,7 @@ pub fn json(answer: &Answer) -> Value {
         "devices": answer.shared.map_or(1, |s| s.devices),
         "jobs": answer.shared.map(|s| s.jobs),
         "modeled_seconds": answer.shared.and_then(|s| s.modeled_seconds),
+        "resumed_jobs": answer.shared.map(|s| s.resumed_jobs),
         "engines": answer.engines.map(|e| e.working()),
         "split_level": answer.engines.map(|e| e.split_level),
         "engine_cycles": answer.engines.map(|e| e.engine_cycles),
@@ -192,6 +199,9 @@ pub fn whole_board_text(whole: &WholeBoard) -> String {
     }
     if let (Some(seconds), true) = (whole.modeled_seconds(), whole.devices.len() > 1) {
         write!(out, " ({:.4} s modeled on the {} devices at once)", seconds, whole.devices.len()).unwrap();
+    }
+    if whole.resumed_jobs > 0 {
+        write!(out, "; {} of the classes counted before (the journal's)", whole.resumed_jobs).unwrap();
     }
     if let Some(reason) = whole.impossible() {
         write!(out, "; not searched: {reason}").unwrap();
@@ -255,6 +265,7 @@ pub fn whole_board_json(whole: &WholeBoard) -> Value {
         "engine_seconds": whole.classes.iter().map(|c| c.result.engine_seconds).sum::<Option<f64>>(),
         "modeled_seconds": whole.modeled_seconds(),
         "elapsed_seconds": whole.elapsed.as_secs_f64(),
+        "resumed_jobs": whole.resumed_jobs,
         "impossible": whole.impossible(),
         "classes": classes,
     })

@@ -5,13 +5,15 @@
 //! counts them in turn (its engines sharing each), several devices share
 //! them ([`jobs::share`]), and each class's count is checked as any count is.
 
+use std::path::Path;
 use std::time::Duration;
 
 use super::device::TourDevice;
 use super::jobs;
 use super::query::{check_query, Query};
 use crate::device::error::DeviceError;
-use crate::jobs::{DeviceFailure, JobResult, Tally};
+use crate::jobs::{DeviceFailure, JobResult, Kept, Tally};
+use crate::journal::Journal;
 use knights_model::tours::SearchSpec;
 use knights_model::Square;
 use knights_model::{Flow, Goal, Status};
@@ -39,6 +41,8 @@ pub struct WholeBoard {
     /// Devices dropped during the count (their jobs went to the others).
     pub failures: Vec<DeviceFailure>,
     pub elapsed: Duration,
+    /// Classes an earlier run counted (from a journal).
+    pub resumed_jobs: usize,
 }
 
 impl WholeBoard {
@@ -80,11 +84,13 @@ impl WholeBoard {
 
 /// Counts the tours of `spec` (its start square ignored) from every start
 /// square, the classes shared by `devices`. `progress` sees running totals
-/// (tours weighted) and may stop the count.
+/// (tours weighted) and may stop the count. With a `journal`, each class's
+/// result is kept there, and a count stopped before goes on from it.
 pub fn count_every_start(
     devices: Vec<Box<dyn TourDevice + Send>>,
     spec: SearchSpec,
     progress: &(dyn Fn(&Tally) -> Flow + Sync),
+    journal: Option<&Path>,
 ) -> Result<WholeBoard, DeviceError> {
     let mut whole = WholeBoard {
         spec,
@@ -93,15 +99,22 @@ pub fn count_every_start(
         status: Status::Exhausted,
         failures: Vec::new(),
         elapsed: Duration::ZERO,
+        resumed_jobs: 0,
     };
-    let jobs = jobs::whole_board_jobs(&spec);
     if whole.impossible().is_some() {
         // Still refuse what the device would (a board past its build).
         let device = devices.first().expect("at least one device");
         check_query(device.as_ref(), &Query { spec, goal: Goal::CountAll })?;
         return Ok(whole);
     }
-    let shared = jobs::share(devices, &jobs, progress)?;
+    let (jobs, journal) = match journal {
+        Some(path) => {
+            let opened = Journal::open(path, &jobs::describe(&spec, true), || (jobs::whole_board_jobs(&spec), 0))?;
+            (opened.jobs, Some(opened.journal))
+        }
+        None => (jobs::whole_board_jobs(&spec), None),
+    };
+    let shared = jobs::share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     for job in &jobs {
         if let Some(result) = shared.results.get(&job.id) {
             let start = job.task.search_spec().expect("tours jobs").start;
@@ -109,6 +122,7 @@ pub fn count_every_start(
         }
     }
     (whole.status, whole.failures, whole.elapsed) = (shared.status, shared.failures, shared.elapsed);
+    whole.resumed_jobs = shared.resumed_jobs;
     Ok(whole)
 }
 
@@ -135,15 +149,15 @@ mod tests {
     fn the_cpu_counts_the_published_whole_board_totals() {
         let cpu = || vec![Box::new(CpuDevice { threads: 1 }) as Box<dyn TourDevice + Send>];
         // OEIS A165134: 1,728 open tours of the 5×5 board, from every square.
-        let open = count_every_start(cpu(), spec(5, false), &|_| Flow::Continue).unwrap();
+        let open = count_every_start(cpu(), spec(5, false), &|_| Flow::Continue, None).unwrap();
         assert_eq!((open.tour_count(), open.classes.len(), open.status), (1728, 6, Status::Exhausted));
         assert_eq!(open.classes.iter().map(|c| c.weight).sum::<u64>(), 25);
         // And 6,637,920 of the 6×6 board (a few seconds on every core).
         let cores: Box<dyn TourDevice + Send> = Box::new(CpuDevice::all_cores());
-        let six = count_every_start(vec![cores], spec(6, false), &|_| Flow::Continue).unwrap();
+        let six = count_every_start(vec![cores], spec(6, false), &|_| Flow::Continue, None).unwrap();
         assert_eq!(six.tour_count(), 6_637_920);
         // No closed tour on an odd board: nothing is searched.
-        let closed = count_every_start(cpu(), spec(5, true), &|_| Flow::Continue).unwrap();
+        let closed = count_every_start(cpu(), spec(5, true), &|_| Flow::Continue, None).unwrap();
         assert_eq!((closed.tour_count(), closed.nodes()), (0, 0));
         assert!(closed.impossible().is_some());
     }
@@ -155,7 +169,7 @@ mod tests {
             [("5x4", false), ("4x5", false), ("7x3", false), ("6x5", true), ("5x6", true), ("6x6", true)]
         {
             let spec = SearchSpec { board: board.parse().unwrap(), ..spec(1, closed) };
-            let whole = count_every_start(cpu(), spec, &|_| Flow::Continue).unwrap();
+            let whole = count_every_start(cpu(), spec, &|_| Flow::Continue, None).unwrap();
             let summed: u64 = (0..spec.board.height)
                 .flat_map(|rank| (0..spec.board.width).map(move |file| Square::new(file, rank)))
                 .map(|start| {
@@ -196,11 +210,11 @@ mod tests {
     #[test]
     fn classes_are_weighted_and_a_stopped_count_keeps_what_it_counted() {
         let scripted = |stop_at| vec![Box::new(Scripted { searches: 0, stop_at }) as Box<dyn TourDevice + Send>];
-        let whole = count_every_start(scripted(0), spec(6, false), &|_| Flow::Continue).unwrap();
+        let whole = count_every_start(scripted(0), spec(6, false), &|_| Flow::Continue, None).unwrap();
         // 6×6: six classes (4 + 4 + 4 + 8 + 8 + 8 squares).
         assert_eq!((whole.classes.len(), whole.tour_count(), whole.nodes()), (6, 360, 600));
         // The class stopped part way is not kept: its count is not whole.
-        let stopped = count_every_start(scripted(2), spec(6, false), &|_| Flow::Continue).unwrap();
+        let stopped = count_every_start(scripted(2), spec(6, false), &|_| Flow::Continue, None).unwrap();
         assert_eq!((stopped.status, stopped.classes.len(), stopped.nodes()), (Status::Aborted, 1, 100));
     }
 }

@@ -516,7 +516,7 @@ mod tests {
             loop {
                 x.ports[0].start.next = clock == 0;
                 x.ports[1].start.next = clock == 5;
-                let ready = [true, clock % 3 == 0];
+                let ready = [true, clock.is_multiple_of(3)];
                 // An item is taken in a clock it is shown with ready.
                 for i in 0..2 {
                     x.ports[i].item_ready.next = ready[i];
