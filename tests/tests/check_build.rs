@@ -80,3 +80,55 @@ fn a_build_that_misses_its_clock_or_does_not_fit_fails() {
     let error = build("large", &|o| o.build.design.engines = 3);
     assert!(error.contains("the 1BitSquared iCEBreaker") && error.contains("fewer engines"), "{error}");
 }
+
+/// A build whose inputs have not changed is taken as it is, without running
+/// a tool; a changed option or a touched bitstream builds again.
+#[test]
+fn an_unchanged_build_is_not_made_again() {
+    let board = boards::find("icebreaker").unwrap();
+    let copy = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("target").join("build-cache-test");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(icebreaker_build()).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+        }
+    }
+    let mut options = BuildOptions::for_board(&board);
+    options.out_dir = copy.clone();
+    if bitstream::why_rebuild(&board, &options).unwrap().is_some() {
+        // A build made before builds recorded their inputs: made once more.
+        bitstream::build(&board, &options, &mut Quiet).unwrap();
+    }
+    assert_eq!(bitstream::why_rebuild(&board, &options).unwrap(), None);
+    let mut said = Vec::new();
+    let started = std::time::Instant::now();
+    let report = bitstream::build(&board, &options, &mut Said(&mut said)).unwrap();
+    assert!(started.elapsed().as_secs() < 20, "no tool ran: {:?}", started.elapsed());
+    assert!(said.iter().any(|line| line.starts_with("up to date")), "{said:?}");
+    assert_eq!(report.inputs_sha256, knights::fpga::build_report::BuildReport::read(&copy).unwrap().inputs_sha256);
+
+    let bitstream_path = copy.join(&report.bitstream);
+    let original = std::fs::read(&bitstream_path).unwrap();
+    let mut touched = original.clone();
+    touched[100] ^= 1;
+    std::fs::write(&bitstream_path, touched).unwrap();
+    assert_eq!(bitstream::why_rebuild(&board, &options).unwrap(), Some("its bitstream is missing or changed"));
+    std::fs::write(&bitstream_path, original).unwrap();
+    options.build.seed = Some(options.build.seed.unwrap_or(0) + 1);
+    assert_eq!(
+        bitstream::why_rebuild(&board, &options).unwrap(),
+        Some("its design, constraints, options or tools changed")
+    );
+}
+
+/// A watch that keeps what the build says.
+struct Said<'a>(&'a mut Vec<String>);
+
+impl Watch for Said<'_> {
+    fn say(&mut self, line: &str) {
+        self.0.push(line.to_string());
+    }
+    fn status(&mut self, _: Phase, _: &str) {}
+}

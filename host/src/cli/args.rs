@@ -320,6 +320,11 @@ pub struct BuildArgs {
     /// --dir DIR` does it later); its report then has none.
     #[arg(long)]
     pub no_measure: bool,
+    /// Run yosys and nextpnr even when the output directory holds this very
+    /// build (the same Verilog, constraints, options and tool versions, and
+    /// the bitstream it made): by default that build is taken as it is.
+    #[arg(long)]
+    pub rebuild: bool,
 }
 
 /// `knights plan`'s arguments.

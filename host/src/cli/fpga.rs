@@ -59,13 +59,14 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
     options.build.seed = args.seed.or(options.build.seed);
     options.build.map_delay_ps = args.map_delay_ps.or(options.build.map_delay_ps);
     options.out_dir = args.out.unwrap_or(options.out_dir);
+    options.rebuild = args.rebuild;
     let mut status = BuildStatus::on_stderr();
     #[allow(unused_mut)]
     let mut report = bitstream::build(&board, &options, &mut status)?;
     status.finish();
     // Its speed, from its design simulated: no constant models a build.
     #[cfg(feature = "sim")]
-    if !args.no_measure {
+    if !args.no_measure && report.measured.is_none() {
         report.measured = Some(super::sim::measured(&report, &mut |line| eprintln!("{line}"))?);
         report.write(&options.out_dir)?;
     }

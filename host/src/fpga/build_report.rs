@@ -104,6 +104,14 @@ pub struct BuildReport {
     pub bitstream: String,
     pub tools: Vec<String>,
     pub seconds: f64,
+    /// SHA-256 of what the build was made from (the Verilog, the
+    /// constraints, the tools' commands and versions) and of the bitstream
+    /// it made: `knights build` runs the tools again only when either
+    /// differs.
+    #[serde(default)]
+    pub inputs_sha256: Option<String>,
+    #[serde(default)]
+    pub bitstream_sha256: Option<String>,
 }
 
 impl BuildReport {
@@ -275,6 +283,8 @@ mod tests {
             bitstream: "icebreaker.bin".into(),
             tools: vec![],
             seconds: 60.0,
+            inputs_sha256: None,
+            bitstream_sha256: None,
         };
         // Unmeasured, a build has no speed: no constant stands in for one.
         let table = markdown_table(std::slice::from_ref(&report));
@@ -343,6 +353,8 @@ mod tests {
             bitstream: "ulx3s-85f-queens.bit".into(),
             tools: vec![],
             seconds: 1.0,
+            inputs_sha256: None,
+            bitstream_sha256: None,
         };
         let mut json = serde_json::to_value(&report).unwrap();
         let fields = json.as_object_mut().unwrap();

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use sha2::{Digest, Sha256};
 
 use super::dfu;
-use super::options::{check, BuildOptions};
+use super::options::{check, BuildOptions, ClockPlan};
 use super::tool_log;
 use super::tool_report::{log_utilisation, nextpnr_gave_up, report_fmax, report_utilisation, stat_cells, GaveUp};
 use super::tools::{log_tail, run_step, tool_version, tools, Phase, Step, Watch};
@@ -16,7 +17,115 @@ use crate::fpga::boards::{Board, Family};
 use crate::fpga::build_report::{BuildReport, Usage};
 use crate::fpga::{Design, EngineKind};
 
-/// Builds the bitstream, telling `watch` each step and its progress.
+/// What a build is made from: the files the tools read and the tools'
+/// commands and versions. A build whose report names the same digest, and
+/// whose bitstream is the one it made, is not made again.
+struct Inputs {
+    accelerator: String,
+    wrapper: String,
+    constraints: String,
+    yosys_script: String,
+    nextpnr_args: Vec<String>,
+    tools: Vec<String>,
+    digest: String,
+}
+
+impl Inputs {
+    fn of(board: &Board, options: &BuildOptions, design: &Design, plan: &ClockPlan) -> Result<Self> {
+        let rtl = knights_rtl::verilog::accelerator_verilog(design).expect("size checked above");
+        let tools = tools(board.part.family);
+        let synth = match board.part.family {
+            // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
+            // build is near full).
+            Family::Ice40 => "synth_ice40 -abc9",
+            // Without wide LUTs (PFUMX) the N-Queens solvers map to a quarter
+            // fewer LUTs (4,239 against 5,677 for four 17-queens solvers).
+            Family::Ecp5 if design.kind == EngineKind::Queens => "synth_ecp5 -nowidelut",
+            Family::Ecp5 => "synth_ecp5",
+        };
+        let yosys_script = format!(
+            "{}{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json",
+            area_mapping(design.engines, design.clock_hz, options.build.map_delay_ps)
+        );
+        let constraints_file = board.constraints_file();
+        let mut args = vec![format!("--{}", board.part.device), "--package".into(), board.part.package.clone()];
+        args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
+        args.extend(["--freq".into(), format!("{}", design.clock_hz as f64 / 1e6)]);
+        if let Some(seed) = options.build.seed {
+            args.extend(["--seed".into(), seed.to_string()]);
+        }
+        match board.part.family {
+            Family::Ice40 => args.extend(["--pcf".into(), constraints_file, "--asc".into(), "design.asc".into()]),
+            // The placed and routed netlist, for `knights check-build` (iCE40
+            // builds are checked from their bitstream).
+            Family::Ecp5 => args.extend(
+                ["--lpf", &constraints_file, "--textcfg", "design.config", "--write", super::ROUTED_JSON]
+                    .map(String::from),
+            ),
+        }
+        let mut inputs = Inputs {
+            accelerator: keep_engines_apart(&rtl, design.engines),
+            wrapper: wrapper_verilog(board, plan),
+            constraints: board.constraints(),
+            yosys_script,
+            nextpnr_args: args,
+            tools: [tools.yosys, tools.nextpnr, tools.pack].iter().map(|t| tool_version(t)).collect(),
+            digest: String::new(),
+        };
+        let mut hash = Sha256::new();
+        for part in [&inputs.accelerator, &inputs.wrapper, &inputs.constraints, &inputs.yosys_script] {
+            hash.update(part.len().to_le_bytes());
+            hash.update(part);
+        }
+        for part in inputs.nextpnr_args.iter().chain(&inputs.tools) {
+            hash.update(part.len().to_le_bytes());
+            hash.update(part);
+        }
+        // The flow's own version: how it reads the tools' outputs.
+        hash.update(env!("CARGO_PKG_VERSION"));
+        inputs.digest = hex(&hash.finalize());
+        Ok(inputs)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// SHA-256 of a file, hex; `None` when it cannot be read.
+fn file_digest(path: &Path) -> Option<String> {
+    std::fs::read(path).ok().map(|bytes| hex(&Sha256::digest(bytes)))
+}
+
+/// The build in `dir` when it is up to date with `inputs`: its report, or
+/// why it is not.
+fn up_to_date(board: &Board, dir: &Path, inputs: &Inputs) -> std::result::Result<BuildReport, &'static str> {
+    let report = BuildReport::read(dir).map_err(|_| "no build report there")?;
+    if report.inputs_sha256.as_deref() != Some(&inputs.digest) {
+        return Err("its design, constraints, options or tools changed");
+    }
+    if report.bitstream_sha256.is_none() || file_digest(&dir.join(&report.bitstream)) != report.bitstream_sha256 {
+        return Err("its bitstream is missing or changed");
+    }
+    if board.part.family == Family::Ecp5 && !dir.join(super::ROUTED_JSON).is_file() {
+        return Err("its routed netlist is missing");
+    }
+    Ok(report)
+}
+
+/// Whether `knights build` would run the tools for these options: `None`
+/// when the build in the output directory is up to date, else why not.
+pub fn why_rebuild(board: &Board, options: &BuildOptions) -> Result<Option<&'static str>> {
+    let plan = check(board, options)?;
+    let design = Design { clock_hz: plan.clock_hz(board), ..options.build.design };
+    let inputs = Inputs::of(board, options, &design, &plan)?;
+    Ok(up_to_date(board, &options.out_dir, &inputs).err())
+}
+
+/// Builds the bitstream, telling `watch` each step and its progress; or,
+/// when the output directory holds this very build (the same inputs, its
+/// bitstream untouched) and `options.rebuild` is off, takes that build's
+/// report without running any tool.
 pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Result<BuildReport> {
     let started = Instant::now();
     let plan = check(board, options)?;
@@ -25,56 +134,42 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let design = Design { clock_hz, ..options.build.design };
     let tools = tools(board.part.family);
     let dir = &options.out_dir;
+    let inputs = Inputs::of(board, options, &design, &plan)?;
+    if !options.rebuild {
+        match up_to_date(board, dir, &inputs) {
+            Ok(report) => {
+                watch.say(&format!(
+                    "up to date: {} was built from these inputs (--rebuild runs the tools again)",
+                    dir.display()
+                ));
+                return Ok(report);
+            }
+            Err(why) if dir.join("build.json").is_file() => watch.say(&format!("building again: {why}")),
+            Err(_) => {}
+        }
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = |name: &str| dir.join(name);
 
-    let rtl = knights_rtl::verilog::accelerator_verilog(&design).expect("size checked above");
-    write(&path("accelerator.v"), &keep_engines_apart(&rtl, design.engines))?;
-    write(&path("board.v"), &wrapper_verilog(board, &plan))?;
+    write(&path("accelerator.v"), &inputs.accelerator)?;
+    write(&path("board.v"), &inputs.wrapper)?;
     let constraints = board.constraints_file();
-    write(&path(&constraints), &board.constraints())?;
+    write(&path(&constraints), &inputs.constraints)?;
     if let Some(pll) = plan.describe(board) {
         watch.say(&format!("clock: {pll}"));
     }
 
     watch.say(&format!("synthesis: {} (log {})", tools.yosys, path("yosys.log").display()));
-    let synth = match board.part.family {
-        // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
-        // build is near full).
-        Family::Ice40 => "synth_ice40 -abc9",
-        // Without wide LUTs (PFUMX) the N-Queens solvers map to a quarter
-        // fewer LUTs (4,239 against 5,677 for four 17-queens solvers).
-        Family::Ecp5 if design.kind == EngineKind::Queens => "synth_ecp5 -nowidelut",
-        Family::Ecp5 => "synth_ecp5",
-    };
-    let script = format!(
-        "{}{synth} -top {WRAPPER_TOP} -json design.json; tee -q -o stat.json stat -json",
-        area_mapping(design.engines, clock_hz, options.build.map_delay_ps)
-    );
-    let yosys_args = ["-q", "-l", "yosys.log", "-p", &script, "board.v", "accelerator.v"];
+    let yosys_args = ["-q", "-l", "yosys.log", "-p", &inputs.yosys_script, "board.v", "accelerator.v"];
     let synthesis =
         Step { phase: Phase::Synthesis, read: |line| tool_log::yosys_pass(line).map(|pass| (Phase::Synthesis, pass)) };
     run_step(tools.yosys, &yosys_args, dir, "yosys.log", synthesis, watch)?.success_or_log(dir, "yosys.log")?;
 
     watch.say(&format!("place and route: {} (log {})", tools.nextpnr, path("nextpnr.log").display()));
-    let target_mhz = clock_hz as f64 / 1e6;
-    let mut args = vec![format!("--{}", board.part.device), "--package".into(), board.part.package.clone()];
-    args.extend(["--json".into(), "design.json".into(), "--report".into(), "report.json".into()]);
-    args.extend(["--freq".into(), format!("{target_mhz}")]);
-    if let Some(seed) = options.build.seed {
-        args.extend(["--seed".into(), seed.to_string()]);
-    }
-    match board.part.family {
-        Family::Ice40 => args.extend(["--pcf".into(), constraints.clone(), "--asc".into(), "design.asc".into()]),
-        // The placed and routed netlist, for `knights check-build` (iCE40
-        // builds are checked from their bitstream).
-        Family::Ecp5 => args.extend(
-            ["--lpf", &constraints, "--textcfg", "design.config", "--write", super::ROUTED_JSON].map(String::from),
-        ),
-    }
+    let args = &inputs.nextpnr_args;
     let _ = std::fs::remove_file(path("report.json"));
     let place_and_route = Step { phase: Phase::Place, read: tool_log::nextpnr_progress };
-    let placed = run_step(tools.nextpnr, &args, dir, "nextpnr.log", place_and_route, watch)?;
+    let placed = run_step(tools.nextpnr, args, dir, "nextpnr.log", place_and_route, watch)?;
     let log = std::fs::read_to_string(path("nextpnr.log")).unwrap_or_default();
     let logic_kind = match board.part.family {
         Family::Ice40 => "ICESTORM_LC",
@@ -170,9 +265,11 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         block_rams: usage(rams).unwrap_or(Usage { used: 0, available: 0 }),
         // (`knights build` measures it next, from the design simulated.)
         measured: None,
+        bitstream_sha256: file_digest(&path(&bitstream)),
         bitstream,
-        tools: [tools.yosys, tools.nextpnr, tools.pack].iter().map(|t| tool_version(t)).collect(),
+        tools: inputs.tools,
         seconds: started.elapsed().as_secs_f64(),
+        inputs_sha256: Some(inputs.digest),
     };
     report.write(dir)?;
     Ok(report)

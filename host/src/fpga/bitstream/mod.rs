@@ -23,7 +23,7 @@ pub mod tool_report;
 pub mod tools;
 pub mod verilog;
 
-pub use flow::build;
+pub use flow::{build, why_rebuild};
 pub use options::{check, BuildOptions, ClockPlan};
 pub use tools::{Phase, Watch};
 pub use verilog::{design_verilog, wrapper_verilog, Emit, WRAPPER_TOP};

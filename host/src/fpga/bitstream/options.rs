@@ -17,12 +17,14 @@ use crate::fpga::EngineKind;
 pub struct BuildOptions {
     pub build: Build,
     pub out_dir: PathBuf,
+    /// Run the tools even when the output directory holds this very build.
+    pub rebuild: bool,
 }
 
 impl BuildOptions {
     /// The build the board's data describes, written to `build/NAME`.
     pub fn for_board(board: &Board) -> Self {
-        BuildOptions { build: board.build, out_dir: Path::new(BUILD_ROOT).join(&board.name) }
+        BuildOptions { build: board.build, out_dir: Path::new(BUILD_ROOT).join(&board.name), rebuild: false }
     }
 }
 
