@@ -207,6 +207,24 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
     },
+    /// List the USB serial ports: each one's USB identity and which board's
+    /// UART it likely is (by the boards' bridges), the port `--device
+    /// board` takes without --port; with --probe, what each board's UART
+    /// answers to IDENTIFY.
+    Ports {
+        /// Ask each known board's UART for its build (IDENTIFY); add
+        /// --probe-unknown to ask ports of no known board too.
+        #[arg(long)]
+        probe: bool,
+        #[arg(long, requires = "probe")]
+        probe_unknown: bool,
+        /// Baud rate to probe at.
+        #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
+        baud: u32,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
     /// List the boards' builds (the names --board takes): each one's part
     /// (the board with one FPGA; a part may have several builds) and what
     /// its bitstream holds.

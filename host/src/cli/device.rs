@@ -1,18 +1,19 @@
 //! The device a search runs on, as `--device`, `--port` and their options
 //! name it.
 
+use std::io::Write;
 use std::time::Duration;
 
 use anyhow::Result;
 use knights::device::error::UsageError;
 use knights::device::{CpuDevice, Problem};
-use knights::link::transport::SerialTransport;
+use knights::link::transport::{self, PortRole, SerialTransport, UsbSerial};
 use knights::link::LinkedDevice;
 use knights::plan::AnyDevice;
 use knights::queens::QueensDevice;
 use knights::tours::TourDevice;
 
-use super::args::{DeviceArgs, DeviceKind};
+use super::args::{DeviceArgs, DeviceKind, ListFormat};
 
 impl DeviceArgs {
     /// Connects to the device for knight's tours; its errors are explained
@@ -98,8 +99,8 @@ impl DeviceArgs {
             DeviceKind::Sim => (0..self.boards).map(|_| self.simulated(problem, timeout)).collect::<Result<_>>()?,
             DeviceKind::Board => {
                 let paths = match (self.all_ports, self.port.is_empty()) {
-                    (true, _) => SerialTransport::detect_all()?,
-                    (false, true) => vec![SerialTransport::detect()?],
+                    (true, _) => transport::boards_uarts(&SerialTransport::usb_ports()?, &port_role)?,
+                    (false, true) => vec![transport::choose_port(&SerialTransport::usb_ports()?, &port_role)?],
                     (false, false) => self.port.clone(),
                 };
                 let mut boards: Vec<Box<dyn AnyDevice + Send>> = Vec::new();
@@ -134,6 +135,100 @@ impl DeviceArgs {
             super::missing_feature("sim")
         ))
         .into())
+    }
+}
+
+/// `knights ports`: every USB serial port, its identity and which board's
+/// it likely is, the one `--device board` takes without --port marked;
+/// with `probe`, what each board's UART (and, with `probe_unknown`, each
+/// other port) answers to IDENTIFY.
+pub fn ports(probe: bool, probe_unknown: bool, baud: u32, format: ListFormat, out: &mut dyn Write) -> Result<()> {
+    let ports = SerialTransport::usb_ports()?;
+    let chosen = transport::choose_port(&ports, &port_role).ok();
+    let mut listed = Vec::new();
+    for port in &ports {
+        let role = port_role(port);
+        let asked = probe && (matches!(role, PortRole::Uart(_)) || (probe_unknown && role == PortRole::Unknown));
+        let answer = asked.then(|| {
+            SerialTransport::open(&port.path, baud)
+                .and_then(|serial| LinkedDevice::connect("board", serial, Duration::from_secs(2)))
+                .map_or_else(
+                    |error| format!("no knights build answered at {baud} baud ({error})"),
+                    |board| {
+                        let id = board.identity();
+                        format!(
+                            "a knights {:?} build: {} engines, boards up to {}x{}, {} MHz, {} baud",
+                            board.problem(),
+                            id.engines,
+                            id.max_width,
+                            id.max_height,
+                            id.clock_hz as f64 / 1e6,
+                            id.baud
+                        )
+                    },
+                )
+        });
+        listed.push((port, role, answer));
+    }
+    match format {
+        ListFormat::Json => {
+            let json: Vec<serde_json::Value> = listed
+                .iter()
+                .map(|(port, role, answer)| {
+                    let (kind, board) = match role {
+                        PortRole::Uart(board) => ("uart", Some(board.clone())),
+                        PortRole::NotUart(what) => ("other", Some(what.clone())),
+                        PortRole::Unknown => ("unknown", None),
+                    };
+                    serde_json::json!({
+                        "port": port,
+                        "role": kind,
+                        "board": board,
+                        "chosen": chosen.as_deref() == Some(&port.path),
+                        "probe": answer,
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        }
+        ListFormat::Text if listed.is_empty() => writeln!(out, "no USB serial port found")?,
+        ListFormat::Text => {
+            for (port, role, answer) in &listed {
+                let mark = if chosen.as_deref() == Some(&port.path) { "* " } else { "  " };
+                writeln!(out, "{mark}{}", port_line(port, role))?;
+                if let Some(answer) = answer {
+                    writeln!(out, "    {answer}")?;
+                }
+            }
+            if chosen.is_some() {
+                writeln!(out, "(* the port --device board takes without --port)")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A port's line in `knights ports`.
+fn port_line(port: &UsbSerial, role: &PortRole) -> String {
+    #[cfg(feature = "fpga")]
+    return knights::fpga::ports::describe(port, role);
+    #[cfg(not(feature = "fpga"))]
+    {
+        let _ = role;
+        port.describe()
+    }
+}
+
+/// Which board a USB serial port is, by its identity: from the boards'
+/// files with the FPGA flow, else no port is known (the one port present is
+/// taken).
+pub(super) fn port_role(port: &UsbSerial) -> PortRole {
+    #[cfg(feature = "fpga")]
+    return knights::fpga::ports::role(port);
+    #[cfg(not(feature = "fpga"))]
+    {
+        let _ = port;
+        PortRole::Unknown
     }
 }
 

@@ -51,7 +51,12 @@ pub fn explain(error: &DeviceError) -> Failure {
         DeviceError::Request(RequestError::Unsupported(Capability::Pruning)) => {
             format!("{said}: use --no-prune or rebuild it with this version")
         }
-        DeviceError::Port(PortError::NoPort) => format!("{said}: connect the board, or name its port with --port"),
+        DeviceError::Port(PortError::NoPort) => {
+            format!("{said}: connect the board, or name its port with --port (`knights ports` lists them)")
+        }
+        DeviceError::Port(PortError::NoBoardPort(_)) => {
+            format!("{said}: name an adapter's port with --port (`knights ports` lists them)")
+        }
         DeviceError::Port(PortError::SeveralPorts(_)) => format!("{said}: choose one with --port"),
         DeviceError::Port(PortError::OpenPort { source, .. }) => format!("{said}; {}", port_fix(source.kind())),
         DeviceError::Link(LinkError::Timeout { .. }) => format!("{said} (raise --timeout if it is just slow)"),
@@ -142,7 +147,7 @@ mod tests {
             ),
             (
                 DeviceError::Port(PortError::NoPort),
-                "no USB serial port found: connect the board, or name its port with --port",
+                "no board's USB serial port found: connect the board, or name its port with --port",
                 false,
             ),
             (

@@ -161,10 +161,13 @@ pub enum RequestError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PortError {
-    #[error("no USB serial port found")]
+    #[error("no board's USB serial port found")]
     NoPort,
     #[error("several USB serial ports found ({})", .0.join(", "))]
     SeveralPorts(Vec<String>),
+    /// `--all-ports` found no known board's UART among these ports.
+    #[error("no known board's UART among the USB serial ports{}", if .0.is_empty() { String::new() } else { format!(" ({})", .0.join(", ")) })]
+    NoBoardPort(Vec<String>),
     #[error("cannot list serial ports")]
     ListPorts(#[source] serialport::Error),
     #[error("cannot open serial port {path}")]

@@ -90,6 +90,27 @@ pub struct Flash {
     pub dfu: Option<String>,
 }
 
+/// A board's USB-UART bridge, as the operating system reports it (`[usb]`
+/// in its board file; `knights ports` and `--device board` without
+/// `--port` find the board's UART by it).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsbBridge {
+    /// The board, as the port listing names it.
+    pub name: String,
+    pub vendor_id: u16,
+    pub product_id: u16,
+    /// The USB interface that is the FPGA's UART.
+    pub uart_interface: u8,
+    /// What the bridge's other interfaces are, if it has any.
+    pub other_interfaces: Option<String>,
+    /// Beginnings of the product strings the board's bridge reports (any,
+    /// when empty).
+    pub products: Vec<String>,
+    /// Where the identity comes from.
+    pub sources: Vec<String>,
+}
+
 /// One FPGA on a board, as a board file's `[[part]]` names it, with the
 /// pins, clock and flasher the file gives every part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +129,8 @@ pub struct Part {
     pub led_found: Pin,
     pub button: Pin,
     pub flash: Flash,
+    /// The board's USB-UART bridge; none when the UART needs an adapter.
+    pub usb: Option<UsbBridge>,
 }
 
 /// What `--board NAME` chooses: a named build (a board file's `[[build]]`)
@@ -135,6 +158,7 @@ struct BoardFile {
     led_found: Pin,
     button: Pin,
     flash: Flash,
+    usb: Option<UsbBridge>,
     part: Vec<PartEntry>,
     build: Vec<BuildEntry>,
 }
@@ -211,6 +235,7 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                 led_found: file.led_found.clone(),
                 button: file.button.clone(),
                 flash: file.flash.clone(),
+                usb: file.usb.clone(),
             };
             if entry.engine == EngineKind::Compact && !entry.warnsdorff {
                 bail!("build {:?}: compact engines always have Warnsdorff's order (leave out warnsdorff)", entry.name);

@@ -1,7 +1,8 @@
 //! The FPGA flow: the boards ([`boards`], from the board files), a build's
 //! Verilog, bitstream and timing ([`bitstream`]), what a build made
 //! ([`build_report`]), builds simulated as built ([`board_sim`]), and the
-//! RTL's link fuzzed on a small simulated build ([`link_fuzz`]).
+//! RTL's link fuzzed on a small simulated build ([`link_fuzz`]), and which
+//! board a USB serial port is ([`ports`], from the boards' bridges).
 //! `build_report` is always there (the bench reads reports); the rest needs
 //! the `fpga` feature (and `sim` for simulated builds).
 
@@ -14,5 +15,7 @@ pub mod boards;
 pub mod build_report;
 #[cfg(all(feature = "sim", feature = "fpga"))]
 pub mod link_fuzz;
+#[cfg(feature = "fpga")]
+pub mod ports;
 
 pub use knights_protocol::design::{Design, EngineKind, Features};

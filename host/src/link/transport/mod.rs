@@ -10,7 +10,7 @@ mod serial;
 #[cfg(feature = "sim")]
 mod sim;
 
-pub use serial::{choose_port, SerialTransport};
+pub use serial::{boards_uarts, choose_port, PortRole, SerialTransport, UsbSerial};
 #[cfg(all(feature = "sim", unix))]
 pub use sim::serve_simulated_board;
 #[cfg(feature = "sim")]
