@@ -82,7 +82,8 @@ fn a_build_that_misses_its_clock_or_does_not_fit_fails() {
 }
 
 /// A build whose inputs have not changed is taken as it is, without running
-/// a tool; a changed option or a touched bitstream builds again.
+/// a tool; a changed option, a touched bitstream or a build stopped half way
+/// (its report is removed first and written last) builds again.
 #[test]
 fn an_unchanged_build_is_not_made_again() {
     let board = boards::find("icebreaker").unwrap();
@@ -116,11 +117,20 @@ fn an_unchanged_build_is_not_made_again() {
     std::fs::write(&bitstream_path, touched).unwrap();
     assert_eq!(bitstream::why_rebuild(&board, &options).unwrap(), Some("its bitstream is missing or changed"));
     std::fs::write(&bitstream_path, original).unwrap();
-    options.build.seed = Some(options.build.seed.unwrap_or(0) + 1);
-    assert_eq!(
-        bitstream::why_rebuild(&board, &options).unwrap(),
-        Some("its design, constraints, options or tools changed")
-    );
+    // Another seed, clock or number of engines: built again.
+    let changed = "its design, constraints, options or tools changed";
+    let changes: [&dyn Fn(&mut BuildOptions); 3] =
+        [&|o| o.build.seed = Some(o.build.seed.unwrap_or(0) + 1), &|o| o.build.design.clock_hz = 18_000_000, &|o| {
+            o.build.design.engines = 2
+        }];
+    for change in changes {
+        let mut changed_options = BuildOptions { out_dir: copy.clone(), ..BuildOptions::for_board(&board) };
+        change(&mut changed_options);
+        assert_eq!(bitstream::why_rebuild(&board, &changed_options).unwrap(), Some(changed));
+    }
+    // A build stopped before it finished leaves no report to take.
+    std::fs::remove_file(copy.join("build.json")).unwrap();
+    assert_eq!(bitstream::why_rebuild(&board, &options).unwrap(), Some("no build report there"));
 }
 
 /// A watch that keeps what the build says.

@@ -341,7 +341,7 @@ pub struct BuildArgs {
     /// Run yosys and nextpnr even when the output directory holds this very
     /// build (the same Verilog, constraints, options and tool versions, and
     /// the bitstream it made): by default that build is taken as it is.
-    #[arg(long)]
+    #[arg(long, alias = "force")]
     pub rebuild: bool,
 }
 

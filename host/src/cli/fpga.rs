@@ -115,11 +115,22 @@ pub fn build_table(dirs: Vec<PathBuf>, out: &mut dyn Write) -> Result<()> {
 /// board's build).
 pub fn flash(name: &str, bitstream: Option<PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
     let board = boards::find(name)?;
-    let bitstream = bitstream.unwrap_or_else(|| BuildOptions::for_board(&board).out_dir.join(board.bitstream_file()));
+    let options = BuildOptions::for_board(&board);
+    let given = bitstream.is_some();
+    let bitstream = bitstream.unwrap_or_else(|| options.out_dir.join(board.bitstream_file()));
     let command = board.flash_command(&bitstream.to_string_lossy());
     if dry_run {
         writeln!(out, "{}", command.join(" "))?;
         return Ok(());
+    }
+    // The board's own build, made first when it is missing or stale.
+    if !given {
+        if let Some(why) = bitstream::why_rebuild(&board, &options)? {
+            eprintln!("building {} first: {why}", board.name);
+            let mut status = BuildStatus::on_stderr();
+            bitstream::build(&board, &options, &mut status)?;
+            status.finish();
+        }
     }
     if !bitstream.is_file() {
         anyhow::bail!(

@@ -150,6 +150,9 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = |name: &str| dir.join(name);
+    // The report goes first and comes back last: a build stopped half way
+    // (its netlist new, its bitstream old) is never taken as a made one.
+    let _ = std::fs::remove_file(path("build.json"));
 
     write(&path("accelerator.v"), &inputs.accelerator)?;
     write(&path("board.v"), &inputs.wrapper)?;
