@@ -19,7 +19,8 @@
 //! - above both: [`plan`] (counts in parts on many machines),
 //!   [`measure`] (a build's speed, from its design simulated on a
 //!   workload) and [`check_build`] (a built netlist checked in a
-//!   conversation).
+//!   conversation), and [`doctor`] (whether this machine can simulate,
+//!   build and flash).
 //!
 //! The searches themselves, the CPU references the hardware matches node
 //! for node, are `knights_model`'s.
@@ -38,6 +39,7 @@
 #[cfg(all(feature = "sim", feature = "fpga"))]
 pub mod check_build;
 pub mod device;
+pub mod doctor;
 pub mod fpga;
 pub mod jobs;
 pub mod journal;

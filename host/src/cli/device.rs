@@ -208,6 +208,45 @@ pub fn ports(probe: bool, probe_unknown: bool, baud: u32, format: ListFormat, ou
     Ok(())
 }
 
+/// `knights doctor`: every check's finding, each problem with its fix; an
+/// error when there is a problem.
+pub fn doctor(format: ListFormat, out: &mut dyn Write) -> Result<()> {
+    use knights::doctor::{examine, Level};
+    #[cfg(all(feature = "sim", feature = "fpga"))]
+    let cache = Some(knights::fpga::board_sim::cache_root());
+    #[cfg(not(all(feature = "sim", feature = "fpga")))]
+    let cache: Option<std::path::PathBuf> = None;
+    let ports = SerialTransport::usb_ports()
+        .map(|ports| ports.iter().map(|port| port_line(port, &port_role(port))).collect())
+        .map_err(|error| error.to_string());
+    let findings = examine(cache.as_deref(), ports);
+    match format {
+        ListFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&findings)?)?,
+        ListFormat::Text => {
+            for finding in &findings {
+                let level = match finding.level {
+                    Level::Ok => "ok",
+                    Level::Note => "note",
+                    Level::Problem => "PROBLEM",
+                };
+                writeln!(out, "{level:<8} {}: {}", finding.what, finding.detail)?;
+                if let Some(fix) = &finding.fix {
+                    writeln!(out, "         fix: {fix}")?;
+                }
+            }
+        }
+    }
+    let problems = findings.iter().filter(|f| f.level == Level::Problem).count();
+    if problems > 0 {
+        anyhow::bail!(
+            "{problems} problem{} found: fix {} as shown, then run knights doctor again",
+            if problems == 1 { "" } else { "s" },
+            if problems == 1 { "it" } else { "them" }
+        );
+    }
+    Ok(())
+}
+
 /// A port's line in `knights ports`.
 fn port_line(port: &UsbSerial, role: &PortRole) -> String {
     #[cfg(feature = "fpga")]

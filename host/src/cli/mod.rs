@@ -55,6 +55,7 @@ pub fn execute(cli: Cli) -> Result<()> {
             cluster::run_jobs(&manifest, part, &path, &device, &progress, out)
         }
         Command::Merge { manifest, results, format } => cluster::merge(&manifest, &results, format, out),
+        Command::Doctor { format } => device::doctor(format, out),
         Command::Ports { probe, probe_unknown, baud, format } => device::ports(probe, probe_unknown, baud, format, out),
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),

@@ -135,7 +135,7 @@ fn make(verilog: &str, dir: &Path, traced: bool) -> Result<(), String> {
 
 /// Where models are cached: `$KNIGHTS_CACHE_DIR`, else the user's cache
 /// directory (`$XDG_CACHE_HOME/knights` or `~/.cache/knights`).
-fn cache_root() -> PathBuf {
+pub fn cache_root() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     var("KNIGHTS_CACHE_DIR")
         .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("knights")))
