@@ -704,3 +704,28 @@ fn doctor_names_what_is_missing_and_how_to_fix_it() {
         assert_eq!(level(&findings, tool) != Some(Value::from("problem")), found, "{tool}: {findings}");
     }
 }
+
+/// `knights selftest` on the simulated boards and on one behind a serial
+/// port passes every step; asked for the other problem's steps, a board
+/// fails them, naming its build.
+#[cfg(feature = "sim")]
+#[test]
+fn selftest_passes_on_simulated_boards_and_fails_on_the_wrong_build() {
+    for args in ["selftest", "selftest --queens"] {
+        let output = knights(args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{args}: {text}{}", stderr(&output));
+        assert_eq!(text.matches("pass  ").count(), 3, "{args}: {text}");
+        assert!(text.contains("as the CPU") && text.contains("in the CPU's order"), "{args}: {text}");
+    }
+    let (mut server, path) = sim_serve(&[], None);
+    let board = knights(&format!("selftest --port {path}"));
+    let wrong = knights(&format!("selftest --queens --port {path}"));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let text = String::from_utf8_lossy(&board.stdout);
+    assert!(board.status.success() && text.contains("pass  identify: board answered"), "{text}{}", stderr(&board));
+    let text = String::from_utf8_lossy(&wrong.stdout);
+    assert_eq!(wrong.status.code(), Some(1), "{text}{}", stderr(&wrong));
+    assert!(text.contains("FAIL  count") && text.contains("knight's tours"), "{text}");
+}

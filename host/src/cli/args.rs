@@ -207,6 +207,18 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
     },
+    /// The first contact with a flashed board (or a simulated one): it
+    /// answers IDENTIFY, counts a small search as the CPU does node for
+    /// node, and streams the first solutions in the CPU's order; each step's
+    /// real time beside its modeled one.
+    Selftest {
+        #[command(flatten)]
+        device: DeviceArgs,
+        /// The board's build solves N-Queens (with --device sim: the
+        /// simulated N-Queens build).
+        #[arg(long)]
+        queens: bool,
+    },
     /// Check this machine: the tools (present, version), access to the
     /// boards' USB devices (udev rules, the dialout group), the model cache
     /// and the ports; each problem with its fix. Exit 0 when simulating,
@@ -489,7 +501,7 @@ impl TourArgs {
 }
 
 /// Where the search runs.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct DeviceArgs {
     /// The device that searches [default: sim, or board when --port is given].
     #[arg(long, value_enum)]

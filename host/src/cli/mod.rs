@@ -16,6 +16,7 @@ mod queens;
 #[cfg(any(feature = "sim", feature = "fpga"))]
 mod reports;
 mod search;
+mod selftest;
 #[cfg(feature = "sim")]
 mod sim;
 
@@ -56,6 +57,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         }
         Command::Merge { manifest, results, format } => cluster::merge(&manifest, &results, format, out),
         Command::Doctor { format } => device::doctor(format, out),
+        Command::Selftest { device, queens } => selftest::selftest(&device, queens, out),
         Command::Ports { probe, probe_unknown, baud, format } => device::ports(probe, probe_unknown, baud, format, out),
         #[cfg(feature = "sim")]
         Command::SimServe { board } => sim::serve(board.as_deref(), out),
