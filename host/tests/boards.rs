@@ -109,9 +109,23 @@ fn constraint_files_name_every_pin() {
 
 #[test]
 fn flash_commands_are_the_boards_flashers() {
-    let command = |name: &str| boards::find(name).unwrap().flash_command("x.bin").join(" ");
+    let command = |name: &str| {
+        knights::fpga::flasher::command(&boards::find(name).unwrap(), "x.bin", knights::fpga::flasher::Target::Flash)
+            .unwrap()
+            .join(" ")
+    };
     assert_eq!(command("icebreaker"), "iceprog x.bin");
-    assert_eq!(command("ulx3s-12f"), "openFPGALoader --board ulx3s x.bin");
+    assert_eq!(command("ulx3s-12f"), "openFPGALoader --board ulx3s --write-flash x.bin");
+    assert_eq!(command("alchitry-cu"), "openFPGALoader --board ice40_generic --write-flash x.bin");
+    // The FPGA's SRAM, where the flasher loads it; the OrangeCrab's only
+    // takes its flash.
+    let sram = |name: &str| {
+        use knights::fpga::flasher::{command, Target};
+        command(&boards::find(name).unwrap(), "x.bin", Target::Sram).map(|c| c.join(" ")).map_err(|e| e.to_string())
+    };
+    assert_eq!(sram("icebreaker").unwrap(), "iceprog -S x.bin");
+    assert_eq!(sram("ulx3s-85f").unwrap(), "openFPGALoader --board ulx3s --write-sram x.bin");
+    assert!(sram("orangecrab").unwrap_err().contains("drop --sram"));
     assert_eq!(command("orangecrab"), "dfu-util --device 1209:5af0 --alt 0 --download x.bin");
     let unknown = boards::find("icestick").unwrap_err().to_string();
     assert!(unknown.contains("icebreaker") && unknown.contains("knights boards"), "{unknown}");

@@ -272,7 +272,9 @@ pub enum Command {
         dirs: Vec<PathBuf>,
     },
     /// Load a bitstream onto a board with its flasher (iceprog,
-    /// openFPGALoader, dfu-util).
+    /// openFPGALoader, dfu-util): into its configuration flash (kept at
+    /// power-off), or with --sram its FPGA's SRAM; the flasher's phases and
+    /// progress as it runs.
     Flash {
         /// The board (knights boards lists them).
         #[arg(long, value_name = "NAME")]
@@ -280,6 +282,10 @@ pub enum Command {
         /// The bitstream [default: build/NAME/NAME.bin or .bit].
         #[arg(long, value_name = "FILE")]
         bitstream: Option<PathBuf>,
+        /// Load the FPGA's SRAM instead (runs at once, lost at power-off;
+        /// where the board's flasher can).
+        #[arg(long)]
+        sram: bool,
         /// Print the command instead of running it.
         #[arg(long)]
         dry_run: bool,

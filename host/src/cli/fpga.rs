@@ -112,13 +112,17 @@ pub fn build_table(dirs: Vec<PathBuf>, out: &mut dyn Write) -> Result<()> {
 }
 
 /// `knights flash`: the board's flasher on the bitstream (default: the
-/// board's build).
-pub fn flash(name: &str, bitstream: Option<PathBuf>, dry_run: bool, out: &mut dyn Write) -> Result<()> {
+/// board's build, made first when missing or stale), into its flash or
+/// (`sram`) its FPGA's SRAM, its phases shown as they come.
+pub fn flash(name: &str, bitstream: Option<PathBuf>, sram: bool, dry_run: bool, out: &mut dyn Write) -> Result<()> {
+    use knights::fpga::flasher::{self, Phase, Target};
     let board = boards::find(name)?;
     let options = BuildOptions::for_board(&board);
     let given = bitstream.is_some();
     let bitstream = bitstream.unwrap_or_else(|| options.out_dir.join(board.bitstream_file()));
-    let command = board.flash_command(&bitstream.to_string_lossy());
+    let target = if sram { Target::Sram } else { Target::Flash };
+    let command =
+        flasher::command(&board, &bitstream.to_string_lossy(), target).map_err(|e| UsageError(e.to_string()))?;
     if dry_run {
         writeln!(out, "{}", command.join(" "))?;
         return Ok(());
@@ -139,11 +143,22 @@ pub fn flash(name: &str, bitstream: Option<PathBuf>, dry_run: bool, out: &mut dy
             board.name
         );
     }
-    let status = std::process::Command::new(&command[0]).args(&command[1..]).status().map_err(|e| {
-        anyhow::anyhow!("cannot run {} ({e}): install it (scripts/setup.sh installs the flashers)", command[0])
-    })?;
-    if !status.success() {
-        anyhow::bail!("{} failed ({status}): is the board connected and powered?", command.join(" "));
+    eprintln!("writing {} into {}: {}", bitstream.display(), target.describe(), command.join(" "));
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut show = |phase: Phase, percent: Option<f32>| {
+        let percent = percent.map(|p| format!(" {p:.0}%")).unwrap_or_default();
+        let phase = format!("{phase:?}").to_lowercase();
+        if terminal {
+            eprint!("\r\x1b[2K{phase}{percent}");
+        } else if percent.is_empty() || percent == " 100%" {
+            eprintln!("{phase}{percent}");
+        }
+    };
+    let result = flasher::run(&command, &mut show);
+    if terminal {
+        eprintln!();
     }
+    result?;
+    writeln!(out, "{} written into {}", board.title, target.describe())?;
     Ok(())
 }

@@ -90,7 +90,7 @@ pub fn execute(cli: Cli) -> Result<()> {
         #[cfg(feature = "fpga")]
         Command::BuildTable { dirs } => fpga::build_table(dirs, out),
         #[cfg(feature = "fpga")]
-        Command::Flash { board, bitstream, dry_run } => fpga::flash(&board, bitstream, dry_run, out),
+        Command::Flash { board, bitstream, sram, dry_run } => fpga::flash(&board, bitstream, sram, dry_run, out),
         #[cfg(not(feature = "fpga"))]
         Command::Boards { .. }
         | Command::Constraints { .. }

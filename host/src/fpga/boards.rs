@@ -83,8 +83,11 @@ fn built_in() -> bool {
 #[serde(deny_unknown_fields)]
 pub struct Flash {
     pub program: String,
-    /// `{bitstream}` stands for the bitstream's path.
+    /// Its arguments writing the configuration flash; `{bitstream}` stands
+    /// for the bitstream's path.
     pub args: Vec<String>,
+    /// Its arguments loading the FPGA's SRAM, where it can.
+    pub sram_args: Option<Vec<String>>,
     /// USB `vendor:product` (hex) of a DFU bootloader: the bitstream then
     /// gets the DFU file suffix `dfu-util` checks.
     pub dfu: Option<String>,
@@ -432,13 +435,6 @@ impl Board {
             }
         }
         out
-    }
-
-    /// The flasher's command line for `bitstream`.
-    pub fn flash_command(&self, bitstream: &str) -> Vec<String> {
-        std::iter::once(self.part.flash.program.clone())
-            .chain(self.part.flash.args.iter().map(|a| a.replace("{bitstream}", bitstream)))
-            .collect()
     }
 
     /// The bitstream file name a build writes.

@@ -13,6 +13,8 @@ pub mod board_sim;
 #[cfg(feature = "fpga")]
 pub mod boards;
 pub mod build_report;
+#[cfg(feature = "fpga")]
+pub mod flasher;
 #[cfg(all(feature = "sim", feature = "fpga"))]
 pub mod link_fuzz;
 #[cfg(feature = "fpga")]
