@@ -513,12 +513,13 @@ pub struct DeviceArgs {
     #[arg(long, value_enum)]
     pub device: Option<DeviceKind>,
     /// Serial port of the board (e.g. /dev/ttyUSB1); found automatically
-    /// when exactly one USB serial port exists. Given several times, the
+    /// as the one board's UART by its USB identity, else the one port of no
+    /// known board (`knights ports` lists them). Given several times, the
     /// boards share a count's jobs (`count --start all`, `queens --count`).
     #[arg(long, short = 'p', env = "KNIGHTS_PORT", value_name = "PATH")]
     pub port: Vec<String>,
-    /// With the board device: every USB serial port's board shares the
-    /// count's jobs.
+    /// With the board device: every known board's UART (by its USB
+    /// identity; `knights ports` lists them) shares the count's jobs.
     #[arg(long, conflicts_with = "port")]
     pub all_ports: bool,
     /// With the sim device: this many simulated boards share the count's
