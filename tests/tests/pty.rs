@@ -200,3 +200,62 @@ fn three_boards_share_a_count_and_one_unplugged_mid_count_loses_nothing() {
     let by_unplugged = whole.classes.iter().filter(|c| c.result.device_number == 1).count();
     assert!(by_unplugged <= 1, "{:?}", whole.classes);
 }
+
+/// Three boards count every 6×6 tour with a journal; one is unplugged once
+/// a job is done, and the count is stopped (as by Ctrl-C) once two more
+/// are. Run again on three boards, the unplugged one restarted, the count
+/// goes on from the journal: the one-run total and nodes, every job once.
+#[test]
+fn a_count_with_a_board_restarted_mid_count_goes_on_from_its_journal() {
+    let journal = std::env::temp_dir().join(format!("knights-pty-journal-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&journal);
+    let boards = |served: &[Served]| -> Vec<Box<dyn TourDevice + Send>> {
+        served
+            .iter()
+            .map(|s| {
+                let port = SerialTransport::open(&s.path, 3_000_000).unwrap();
+                Box::new(LinkedDevice::connect("board", port, Duration::from_secs(60)).unwrap())
+                    as Box<dyn TourDevice + Send>
+            })
+            .collect()
+    };
+    let spec = SearchSpec { prune: true, ..spec("6", "a1", false) };
+    let served: Vec<Served> = (0..3).map(|_| Served::start()).collect();
+    let unplugged = &served[1].running;
+    let first = whole_board::count_every_start(
+        boards(&served),
+        spec,
+        &|tally| {
+            if tally.jobs_done >= 1 {
+                unplugged.store(false, Ordering::Relaxed);
+            }
+            if tally.jobs_done >= 3 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        },
+        Some(&journal),
+    )
+    .unwrap();
+    drop(served);
+    assert_eq!(first.status, Status::Aborted);
+    let kept = first.classes.len();
+    assert!((3..6).contains(&kept), "{kept} classes kept");
+
+    let restarted: Vec<Served> = (0..3).map(|_| Served::start()).collect();
+    let whole = whole_board::count_every_start(boards(&restarted), spec, &|_| Flow::Continue, Some(&journal)).unwrap();
+    let cpu = whole_board::count_every_start(vec![Box::new(CpuDevice::all_cores())], spec, &|_| Flow::Continue, None)
+        .unwrap();
+    assert_eq!((whole.tour_count(), whole.nodes(), whole.status), (6_637_920, cpu.nodes(), Status::Exhausted));
+    assert_eq!(whole.resumed_jobs, kept);
+    // The journal: a header and a result for each of the six classes, once.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut ids: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["id"].as_u64().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, [0, 1, 2, 3, 4, 5]);
+}
