@@ -108,6 +108,29 @@ impl Journal {
     }
 }
 
+/// A count's jobs, the nodes above them, and its journal if it keeps one.
+pub type Planned<T> = (Vec<Job<T>>, u64, Option<Journal>);
+
+/// A count's jobs and the nodes above them: with a journal at `path`, the
+/// journal's (an earlier run's, or `plan`'s written into a new one) and the
+/// journal; without, `plan`'s.
+pub fn jobs_of<T: Serialize + DeserializeOwned>(
+    path: Option<&Path>,
+    count: &str,
+    plan: impl FnOnce() -> (Vec<Job<T>>, u64),
+) -> Result<Planned<T>, JournalError> {
+    match path {
+        Some(path) => {
+            let opened = Journal::open(path, count, plan)?;
+            Ok((opened.jobs, opened.nodes_above, Some(opened.journal)))
+        }
+        None => {
+            let (jobs, nodes_above) = plan();
+            Ok((jobs, nodes_above, None))
+        }
+    }
+}
+
 /// What a journal's text holds: its header, its results by job, and the
 /// length of its whole lines.
 type Contents<T> = (Header<T>, BTreeMap<u32, JobResult>, usize);

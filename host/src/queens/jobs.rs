@@ -14,7 +14,7 @@ use super::device::QueensDevice;
 use super::query::{self, check_query, PartCount, QueensAnswer, QueensQuery};
 use crate::device::error::{DeviceError, RequestError};
 use crate::jobs::{self, DeviceFailure, Job, JobResult, Kept, SharedCount, Tally};
-use crate::journal::Journal;
+use crate::journal::jobs_of;
 
 /// What an N-Queens job counts: the solutions with the first rank's queen
 /// on files `from..to`.
@@ -130,13 +130,7 @@ pub fn count_shared(
     }
     let device = first.name();
     let plan = || (queens_jobs(query.n, query.mirror).expect("N was checked above"), 0);
-    let (jobs, journal) = match journal {
-        Some(path) => {
-            let opened = Journal::open(path, &describe(query.n, query.mirror), plan)?;
-            (opened.jobs, Some(opened.journal))
-        }
-        None => (plan().0, None),
-    };
+    let (jobs, _, journal) = jobs_of(journal, &describe(query.n, query.mirror), plan)?;
     let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let mut parts = Vec::new();
     for job in &jobs {

@@ -19,7 +19,7 @@ use super::device::{TourDevice, TourSink};
 use super::query::{self, check_query, Answer, Query, SharedFigures};
 use crate::device::error::{DeviceError, RequestError};
 use crate::jobs::{self, DeviceFailure, Job, JobResult, Kept, SharedCount, Tally};
-use crate::journal::Journal;
+use crate::journal::jobs_of;
 
 /// What a knight's-tour job counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,16 +225,7 @@ pub fn count_shared(
     }
     let device = first.name();
     let min_jobs = devices.len() * PATH_JOBS_PER_DEVICE;
-    let (jobs, nodes_above, journal) = match journal {
-        Some(path) => {
-            let opened = Journal::open(path, &describe(&spec, false), || path_jobs(&spec, min_jobs))?;
-            (opened.jobs, opened.nodes_above, Some(opened.journal))
-        }
-        None => {
-            let (jobs, nodes_above) = path_jobs(&spec, min_jobs);
-            (jobs, nodes_above, None)
-        }
-    };
+    let (jobs, nodes_above, journal) = jobs_of(journal, &describe(&spec, false), || path_jobs(&spec, min_jobs))?;
     let device_count = devices.len();
     let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let results = || shared.results.values();

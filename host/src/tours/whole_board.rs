@@ -13,7 +13,7 @@ use super::jobs;
 use super::query::{check_query, Query};
 use crate::device::error::DeviceError;
 use crate::jobs::{DeviceFailure, JobResult, Kept, Tally};
-use crate::journal::Journal;
+use crate::journal::jobs_of;
 use knights_model::tours::SearchSpec;
 use knights_model::Square;
 use knights_model::{Flow, Goal, Status};
@@ -107,13 +107,7 @@ pub fn count_every_start(
         check_query(device.as_ref(), &Query { spec, goal: Goal::CountAll })?;
         return Ok(whole);
     }
-    let (jobs, journal) = match journal {
-        Some(path) => {
-            let opened = Journal::open(path, &jobs::describe(&spec, true), || (jobs::whole_board_jobs(&spec), 0))?;
-            (opened.jobs, Some(opened.journal))
-        }
-        None => (jobs::whole_board_jobs(&spec), None),
-    };
+    let (jobs, _, journal) = jobs_of(journal, &jobs::describe(&spec, true), || (jobs::whole_board_jobs(&spec), 0))?;
     let shared = jobs::share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     for job in &jobs {
         if let Some(result) = shared.results.get(&job.id) {
