@@ -31,7 +31,7 @@ struct Inputs {
 }
 
 impl Inputs {
-    fn of(board: &Board, options: &BuildOptions, design: &Design, plan: &ClockPlan) -> Result<Self> {
+    fn of(board: &Board, options: &BuildOptions, design: &Design, plan: &ClockPlan) -> Self {
         let rtl = knights_rtl::verilog::accelerator_verilog(design).expect("size checked above");
         let tools = tools(board.part.family);
         let synth = match board.part.family {
@@ -84,7 +84,7 @@ impl Inputs {
         // The flow's own version: how it reads the tools' outputs.
         hash.update(env!("CARGO_PKG_VERSION"));
         inputs.digest = hex(&hash.finalize());
-        Ok(inputs)
+        inputs
     }
 }
 
@@ -118,7 +118,7 @@ fn up_to_date(board: &Board, dir: &Path, inputs: &Inputs) -> std::result::Result
 pub fn why_rebuild(board: &Board, options: &BuildOptions) -> Result<Option<&'static str>> {
     let plan = check(board, options)?;
     let design = Design { clock_hz: plan.clock_hz(board), ..options.build.design };
-    let inputs = Inputs::of(board, options, &design, &plan)?;
+    let inputs = Inputs::of(board, options, &design, &plan);
     Ok(up_to_date(board, &options.out_dir, &inputs).err())
 }
 
@@ -134,7 +134,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
     let design = Design { clock_hz, ..options.build.design };
     let tools = tools(board.part.family);
     let dir = &options.out_dir;
-    let inputs = Inputs::of(board, options, &design, &plan)?;
+    let inputs = Inputs::of(board, options, &design, &plan);
     if !options.rebuild {
         match up_to_date(board, dir, &inputs) {
             Ok(report) => {
