@@ -65,6 +65,8 @@ fn lint_waivers(test: &str) -> PathBuf {
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'request$height'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*odd_cell'?0]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*even_cell'?0]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*odd_freed'?0]*\"\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*even_freed'?0]*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'odd_pending'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'even_pending'*\"\n\
          lint_off -rule UNUSEDSIGNAL -file \"*\" -match \"*'generator_*\"\n\

@@ -71,7 +71,7 @@ fn a_build_that_misses_its_clock_or_does_not_fit_fails() {
         change(&mut options);
         bitstream::build(&board, &options, &mut Quiet).map(|_| ()).unwrap_err().to_string()
     };
-    // One compact engine reaches about 14 MHz on the UP5K; 48 MHz (a PLL
+    // One compact engine reaches about 18 MHz on the UP5K; 48 MHz (a PLL
     // makes it) is far past it.
     let error = build("fast", &|o| o.build.design.clock_hz = 48_000_000);
     assert!(error.contains("timing missed: the design clock reaches"), "{error}");

@@ -132,6 +132,11 @@ pub struct BoardCells<const AB: usize, const CB: usize, const TB: usize> {
     own_write: Signal<Local, bool>,
     own_cell: Signal<Local, Bits<AB>>,
     own_word: Signal<Local, Bits<6>>,
+    odd_read: Signal<Local, Bits<6>>,
+    even_read: Signal<Local, Bits<6>>,
+    odd_write_address: Signal<Local, Bits<CB>>,
+    even_write_address: Signal<Local, Bits<CB>>,
+    write_bank: Signal<Local, bool>,
 }
 
 fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
@@ -215,6 +220,11 @@ impl<const AB: usize, const CB: usize, const TB: usize> BoardCells<AB, CB, TB> {
             own_write: Default::default(),
             own_cell: Default::default(),
             own_word: Default::default(),
+            odd_read: Default::default(),
+            even_read: Default::default(),
+            odd_write_address: Default::default(),
+            even_write_address: Default::default(),
+            write_bank: Default::default(),
         }
     }
 }
@@ -260,10 +270,12 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.visiting.next = (self.stage.q.val() >= 2) & (self.stage.q.val() <= 5);
         self.unvisiting.next = self.unvisit.val() | self.freeing.q.val();
         // The unvisited level's frame: as given in the pulse, then as kept.
+        // (Chosen by `freeing`, a register, not by the pulse, which comes
+        // late in its clock: outside an unvisit the choice does not matter.)
         self.leaving_cell.next = self.held_cell.q.val();
         self.leaving_ways.next = self.held_ways.q.val();
         self.leaving_closing.next = self.held_closing.q.val();
-        if self.unvisit.val() {
+        if !self.freeing.q.val() {
             self.leaving_cell.next = self.frame_cell.val();
             self.leaving_ways.next = self.frame_moves_ways.val();
             self.leaving_closing.next = self.frame_moves_closing.val();
@@ -273,7 +285,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         }
         self.odd_pending.next = self.odd_left.q.val();
         self.even_pending.next = self.even_left.q.val();
-        if self.unvisit.val() {
+        if !self.freeing.q.val() {
             self.odd_pending.next = self.frame_free.val() & self.odd_files.val();
             self.even_pending.next = 0.into();
         }
@@ -282,7 +294,7 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.picks.even_pending.next = self.even_pending.val();
         self.odd_rest.next = self.odd_pending.val() & !self.picks.odd_pick.val();
         self.even_rest.next = self.even_pending.val() & !self.picks.even_pick.val();
-        if self.unvisit.val() {
+        if !self.freeing.q.val() {
             self.even_rest.next = self.frame_free.val() & self.even_files.val();
         }
         self.unvisit_ends.next = self.unvisiting.val() & !(self.odd_rest.val() | self.even_rest.val()).any();
@@ -294,7 +306,6 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         self.pair.stage.next = self.stage.q.val();
         self.pair.centre.next = self.centre.q.val();
         self.pair.target.next = self.target.val();
-        self.pair.unvisiting.next = self.unvisiting.val();
         self.pair.leaving_cell.next = self.leaving_cell.val();
         self.pair.odd_pick.next = self.picks.odd_pick.val();
         self.pair.even_pick.next = self.picks.even_pick.val();
@@ -317,13 +328,15 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
             | bit_cast::<6, 32>((self.leaving_ways.val() >> self.pair.even_back_shift.val()) & 15);
         // (Read data is a visit's, mapped by its centre's bank: the bank
         // this clock's addresses use may be the next visit's.)
+        self.odd_read.next = self.banks[1].read_data.val();
+        self.even_read.next = self.banks[0].read_data.val();
+        if self.centre.q.val().get_bit(0) {
+            self.odd_read.next = self.banks[0].read_data.val();
+            self.even_read.next = self.banks[1].read_data.val();
+        }
         if self.visiting.val() {
-            self.odd_change.word.next = self.banks[1].read_data.val();
-            self.even_change.word.next = self.banks[0].read_data.val();
-            if self.centre.q.val().get_bit(0) {
-                self.odd_change.word.next = self.banks[0].read_data.val();
-                self.even_change.word.next = self.banks[1].read_data.val();
-            }
+            self.odd_change.word.next = self.odd_read.val();
+            self.even_change.word.next = self.even_read.val();
         }
         self.tallies.odd_no_way.next = 0.into();
         self.tallies.odd_one_way.next = 0.into();
@@ -337,28 +350,31 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         }
 
         // The banks: the pair's reads and writes (free cells change by one
-        // way), mapped by the centre's bank.
+        // way), mapped by the centre's bank: a visit's reads, and its writes
+        // a clock later at the addresses kept; or an unvisit's writes.
         self.banks[0].read_address.next = self.pair.even_cell.val().get_bits::<CB>(1);
         self.banks[1].read_address.next = self.pair.odd_cell.val().get_bits::<CB>(1);
-        self.banks[0].write_address.next = self.pair.even_cell.val().get_bits::<CB>(1);
-        self.banks[1].write_address.next = self.pair.odd_cell.val().get_bits::<CB>(1);
-        if self.visiting.val() {
-            self.banks[0].write_address.next = self.even_address.q.val();
-            self.banks[1].write_address.next = self.odd_address.q.val();
+        if self.pair.centre_bank.val() {
+            self.banks[0].read_address.next = self.pair.odd_cell.val().get_bits::<CB>(1);
+            self.banks[1].read_address.next = self.pair.even_cell.val().get_bits::<CB>(1);
         }
+        self.odd_write_address.next = self.pair.odd_freed.val().get_bits::<CB>(1);
+        self.even_write_address.next = self.pair.even_freed.val().get_bits::<CB>(1);
+        self.write_bank.next = self.pair.leaving_bank.val();
+        if self.visiting.val() {
+            self.odd_write_address.next = self.odd_address.q.val();
+            self.even_write_address.next = self.even_address.q.val();
+            self.write_bank.next = self.centre.q.val().get_bit(0);
+        }
+        self.banks[0].write_address.next = self.even_write_address.val();
+        self.banks[1].write_address.next = self.odd_write_address.val();
         self.banks[0].write_data.next = self.even_change.new_word.val();
         self.banks[1].write_data.next = self.odd_change.new_word.val();
         self.banks[0].write_enable.next = (self.visiting.val() | self.unvisiting.val()) & self.even_change.free.val();
         self.banks[1].write_enable.next = (self.visiting.val() | self.unvisiting.val()) & self.odd_change.free.val();
-        if self.pair.centre_bank.val() {
-            self.banks[0].read_address.next = self.pair.odd_cell.val().get_bits::<CB>(1);
-            self.banks[1].read_address.next = self.pair.even_cell.val().get_bits::<CB>(1);
-            self.banks[0].write_address.next = self.pair.odd_cell.val().get_bits::<CB>(1);
-            self.banks[1].write_address.next = self.pair.even_cell.val().get_bits::<CB>(1);
-            if self.visiting.val() {
-                self.banks[0].write_address.next = self.odd_address.q.val();
-                self.banks[1].write_address.next = self.even_address.q.val();
-            }
+        if self.write_bank.val() {
+            self.banks[0].write_address.next = self.odd_write_address.val();
+            self.banks[1].write_address.next = self.even_write_address.val();
             self.banks[0].write_data.next = self.odd_change.new_word.val();
             self.banks[1].write_data.next = self.even_change.new_word.val();
             self.banks[0].write_enable.next =
@@ -371,42 +387,48 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         // pulse) or the frame's cell freed (in the unvisit's): its bank's port
         // is free then. It joins the free cells' tallies then, or leaves
         // them with the visit's first pair.
-        self.own_write.next = true;
-        self.own_cell.next = self.sweeper.swept_cell.val();
+        // (The cell and word are chosen by the sweep, a register, and the
+        // unvisit's pulse; the visit's pulse, the latest signal of the
+        // clock, only enables the write.)
+        self.own_write.next = self.sweeper.active.val() | self.visit.val() | self.unvisit.val();
+        self.own_cell.next = self.target.val();
         self.own_word.next =
-            bits::<6>(0).replace_bit(5, !self.sweeper.on_board.val()).replace_bit(4, self.sweeper.closing.val())
-                | bit_cast::<6, 4>(self.sweeper.ways.val());
-        self.tallies.own_joins.next = self.sweeper.active.val() & self.sweeper.on_board.val();
-        self.tallies.own_leaves.next = false;
-        self.tallies.own_ways.next = self.sweeper.ways.val();
-        self.tallies.own_closing.next = self.sweeper.closing.val();
-        if self.visit.val() {
-            self.own_cell.next = self.target.val();
-            self.own_word.next = bits::<6>(0b100000).replace_bit(4, self.target_closing.val())
-                | bit_cast::<6, 4>(self.target_ways.val());
-            self.tallies.own_joins.next = false;
-        } else if self.unvisit.val() {
+            bits::<6>(0b100000).replace_bit(4, self.target_closing.val()) | bit_cast::<6, 4>(self.target_ways.val());
+        if self.unvisit.val() {
             self.own_cell.next = self.frame_cell.val();
             self.own_word.next =
                 bits::<6>(0).replace_bit(4, self.frame_closing.val()) | bit_cast::<6, 4>(self.frame_ways.val());
-            self.tallies.own_joins.next = true;
-            self.tallies.own_ways.next = self.frame_ways.val();
-            self.tallies.own_closing.next = self.frame_closing.val();
-        } else if !self.sweeper.active.val() {
-            self.own_write.next = false;
+        }
+        if self.sweeper.active.val() {
+            self.own_cell.next = self.sweeper.swept_cell.val();
+            self.own_word.next =
+                bits::<6>(0).replace_bit(5, !self.sweeper.on_board.val()).replace_bit(4, self.sweeper.closing.val())
+                    | bit_cast::<6, 4>(self.sweeper.ways.val());
+        }
+        // (The tallies' own cell is chosen by registers: the sweep's, the
+        // visited centre's in stage 2, else the frame's, which only the
+        // unvisit's pulse, late in its clock, makes count.)
+        self.tallies.own_joins.next = (self.sweeper.active.val() & self.sweeper.on_board.val()) | self.unvisit.val();
+        self.tallies.own_leaves.next = self.stage.q.val() == 2;
+        self.tallies.own_ways.next = self.frame_ways.val();
+        self.tallies.own_closing.next = self.frame_closing.val();
+        if self.sweeper.active.val() {
+            self.tallies.own_ways.next = self.sweeper.ways.val();
+            self.tallies.own_closing.next = self.sweeper.closing.val();
         }
         if self.stage.q.val() == 2 {
-            self.tallies.own_leaves.next = true;
             self.tallies.own_ways.next = self.centre_ways.q.val();
             self.tallies.own_closing.next = self.centre_closing.q.val();
         }
-        if self.own_write.val() {
+        // (In the clocks an operation may start in, the own cell's bank
+        // takes its word: no pair writes that bank then.)
+        if self.sweeper.active.val() | (!self.visiting.val() & !self.freeing.q.val()) {
             if self.own_cell.val().get_bit(0) {
-                self.banks[1].write_enable.next = true;
+                self.banks[1].write_enable.next = self.own_write.val();
                 self.banks[1].write_address.next = self.own_cell.val().get_bits::<CB>(1);
                 self.banks[1].write_data.next = self.own_word.val();
             } else {
-                self.banks[0].write_enable.next = true;
+                self.banks[0].write_enable.next = self.own_write.val();
                 self.banks[0].write_address.next = self.own_cell.val().get_bits::<CB>(1);
                 self.banks[0].write_data.next = self.own_word.val();
             }
@@ -415,12 +437,14 @@ impl<const AB: usize, const CB: usize, const TB: usize> Logic for BoardCells<AB,
         // A visit reports its free neighbours as the pairs come in: the
         // next level's moves.
         self.found.stage.next = self.stage.q.val();
-        self.found.odd_free.next = self.odd_change.free.val();
-        self.found.even_free.next = self.even_change.free.val();
-        self.found.odd_ways.next = self.odd_change.new_ways.val();
-        self.found.even_ways.next = self.even_change.new_ways.val();
-        self.found.odd_closing.next = self.odd_change.closing.val();
-        self.found.even_closing.next = self.even_change.closing.val();
+        // (From the read data alone, not through the pair's change: an
+        // unvisit's frame and picks never reach the next level's moves.)
+        self.found.odd_free.next = !self.odd_read.val().get_bit(5);
+        self.found.even_free.next = !self.even_read.val().get_bit(5);
+        self.found.odd_ways.next = self.odd_read.val().get_bits::<4>(0) - 1;
+        self.found.even_ways.next = self.even_read.val().get_bits::<4>(0) - 1;
+        self.found.odd_closing.next = self.odd_read.val().get_bit(4);
+        self.found.even_closing.next = self.even_read.val().get_bit(4);
         self.found.free_before.next = self.free_found.q.val();
         self.found.ways_before.next = self.ways_found.q.val();
         self.found.closing_before.next = self.closing_found.q.val();

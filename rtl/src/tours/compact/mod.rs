@@ -119,6 +119,9 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     // its moves untried after that.
     next_move: DFF<Bits<8>>,
     later: DFF<Bits<8>>,
+    // A path's move at the level a replay is at next, read a clock ahead
+    // (its level's slice of the path is deep logic).
+    replay_next: DFF<Bits<8>>,
     top_free: DFF<Bits<8>>,
     top_ways: DFF<Bits<32>>,
     top_closing: DFF<Bits<8>>,
@@ -189,6 +192,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             top_square: Default::default(),
             next_move: Default::default(),
             later: Default::default(),
+            replay_next: Default::default(),
             top_free: Default::default(),
             top_ways: Default::default(),
             top_closing: Default::default(),
@@ -224,7 +228,18 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, state, width, height, file, rank, items, path, base, depth, top_cell, top_square);
-        dff_setup!(self, clock, next_move, later, top_free, top_ways, top_closing, top_own_ways, top_own_closing);
+        dff_setup!(
+            self,
+            clock,
+            next_move,
+            later,
+            replay_next,
+            top_free,
+            top_ways,
+            top_closing,
+            top_own_ways,
+            top_own_closing
+        );
         dff_setup!(self, clock, child_cell, child_square, child_ways, child_closing, emit_depth, emit_square);
         dff_setup!(self, clock, ends_after_emit, node_pulse, solution_pulse, cancelled);
         self.cancelled.d.next = self.port.cancel.val();
@@ -255,7 +270,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         self.share.done.next = self.state.q.val() == CompactState::Done;
         self.paths.path.next = self.path.q.val();
         self.paths.offered.next = self.port.jobs.path.val();
-        self.paths.replay_level.next = self.depth.q.val();
         self.paths.descent_level.next = self.depth.q.val();
         self.paths.pop_level.next = self.depth.q.val();
         self.paths.popping.next = false;
@@ -305,7 +319,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         }
         self.chosen.next = self.next_move.q.val();
         if self.state.q.val() == CompactState::Replay {
-            self.chosen.next = self.paths.replay_move.val();
+            self.chosen.next = self.replay_next.q.val();
         }
         self.paths.entered_move.next = self.chosen.val();
         self.target.from_cell.next = self.top_cell.q.val();
@@ -333,6 +347,13 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // compare is as wide as the Verilog's literal, and would not wrap.)
         self.deeper.next = self.depth.q.val() + 1;
         self.path_last.next = self.deeper.val() == self.base.q.val();
+        // (A replay comes after a visit, a level deeper, or after an unwind,
+        // at its level.)
+        self.paths.replay_level.next = self.depth.q.val();
+        if self.state.q.val() == CompactState::Enter {
+            self.paths.replay_level.next = self.deeper.val();
+        }
+        self.replay_next.d.next = self.paths.replay_move.val();
 
         // The stack: the frame below the current level is read ahead, for a
         // backtrack; the squares for a tour being streamed.
