@@ -111,6 +111,9 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     // and the level the search does not go back above.
     path: DFF<Bits<JOB_PATH_BITS>>,
     base: DFF<Bits<LB>>,
+    // The level above it: the path's last move is tried from there (a
+    // level compared, not a sum, late in a clock).
+    base_parent: DFF<Bits<LB>>,
     depth: DFF<Bits<LB>>,
     // The current level's frame.
     top_cell: DFF<Bits<AB>>,
@@ -187,6 +190,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
             items: Default::default(),
             path: Default::default(),
             base: Default::default(),
+            base_parent: Default::default(),
             depth: Default::default(),
             top_cell: Default::default(),
             top_square: Default::default(),
@@ -227,7 +231,22 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
 impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic for CompactEngine<AB, CB, LB, TB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, width, height, file, rank, items, path, base, depth, top_cell, top_square);
+        dff_setup!(
+            self,
+            clock,
+            state,
+            width,
+            height,
+            file,
+            rank,
+            items,
+            path,
+            base,
+            base_parent,
+            depth,
+            top_cell,
+            top_square
+        );
         dff_setup!(
             self,
             clock,
@@ -346,7 +365,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // (The level below, wrapping from below the root to 0: a sum in a
         // compare is as wide as the Verilog's literal, and would not wrap.)
         self.deeper.next = self.depth.q.val() + 1;
-        self.path_last.next = self.deeper.val() == self.base.q.val();
+        self.path_last.next = self.depth.q.val() == self.base_parent.q.val();
         // (A replay comes after a visit, a level deeper, or after an unwind,
         // at its level.)
         self.paths.replay_level.next = self.depth.q.val();
@@ -524,6 +543,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
                     self.share.take_job.next = true;
                     self.path.d.next = self.port.jobs.path.val();
                     self.base.d.next = self.share.split.val();
+                    self.base_parent.d.next = self.share.split.val() - 1;
                     self.state.d.next = CompactState::Root;
                     if self.share.rooted.val() {
                         self.state.d.next = CompactState::Unwind;
@@ -590,7 +610,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             }
         }
         self.share.entering.next = self.entering.val();
-        self.share.deeper.next = self.deeper.val();
+        self.share.level.next = self.depth.q.val();
         self.descend.next = self.entering.val() & !self.share.hand_out.val();
         if self.descend.val() {
             self.frames.push.next = true;
@@ -626,6 +646,7 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
             self.rank.d.next = self.port.arguments.val().get_bits::<8>(24);
             self.path.d.next = self.port.path.val();
             self.base.d.next = bit_cast::<LB, 8>(self.port.path_length.val());
+            self.base_parent.d.next = bit_cast::<LB, 8>(self.port.path_length.val()) - 1;
             self.ends_after_emit.d.next = false;
             self.cells.sweep.next = true;
             self.state.d.next = CompactState::Setup;

@@ -28,10 +28,10 @@ pub struct CompactShare<const LB: usize> {
     pub rejoin_level: Signal<In, Bits<LB>>,
     /// The unwind to the rejoin level is over.
     pub unwound: Signal<In, bool>,
-    /// A square is entered, one level below the current (`deeper`), its
+    /// A square is entered, one level below the current (`level`), its
     /// path `entered_path`.
     pub entering: Signal<In, bool>,
-    pub deeper: Signal<In, Bits<LB>>,
+    pub level: Signal<In, Bits<LB>>,
     pub entered_path: Signal<In, Bits<JOB_PATH_BITS>>,
     /// The search is done: its walk too.
     pub done: Signal<In, bool>,
@@ -53,6 +53,9 @@ pub struct CompactShare<const LB: usize> {
 
     walker: Constant<bool>,
     split_held: DFF<Bits<LB>>,
+    // The level above the job level: a level compared, not a sum (the
+    // compare decides whether a square entered is a job, late in a clock).
+    split_parent: DFF<Bits<LB>>,
     splitting_held: DFF<bool>,
     walking_held: DFF<bool>,
     counting_held: DFF<bool>,
@@ -83,7 +86,7 @@ impl<const LB: usize> CompactShare<LB> {
             rejoin_level: Default::default(),
             unwound: Default::default(),
             entering: Default::default(),
-            deeper: Default::default(),
+            level: Default::default(),
             entered_path: Default::default(),
             done: Default::default(),
             split: Default::default(),
@@ -96,6 +99,7 @@ impl<const LB: usize> CompactShare<LB> {
             hand_out: Default::default(),
             walker: Constant::new(walker),
             split_held: Default::default(),
+            split_parent: Default::default(),
             splitting_held: Default::default(),
             walking_held: Default::default(),
             counting_held: Default::default(),
@@ -117,7 +121,7 @@ impl<const LB: usize> CompactShare<LB> {
 impl<const LB: usize> Logic for CompactShare<LB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, split_held, splitting_held, walking_held, counting_held, rooted_held);
+        dff_setup!(self, clock, split_held, split_parent, splitting_held, walking_held, counting_held, rooted_held);
         dff_setup!(self, clock, unwinding_held, rejoin_held, queue_room, jobs_found, current_job, found_pulse);
         dff_setup!(self, clock, found_path, found_number);
         self.split.next = self.split_held.q.val();
@@ -160,7 +164,7 @@ impl<const LB: usize> Logic for CompactShare<LB> {
         }
         // A square entered at the job level of the walk is a job, numbered
         // in order: handed out when the queue has room, else searched here.
-        self.at_job.next = self.walking_held.q.val() & (self.deeper.val() == self.split_held.q.val());
+        self.at_job.next = self.walking_held.q.val() & (self.level.val() == self.split_parent.q.val());
         self.handing_out.next = self.entering.val() & self.at_job.val() & self.queue_room.q.val();
         self.hand_out.next = self.handing_out.val();
         if self.entering.val() & self.at_job.val() {
@@ -178,6 +182,7 @@ impl<const LB: usize> Logic for CompactShare<LB> {
         }
         if self.start.val() {
             self.split_held.d.next = bit_cast::<LB, 8>(self.split_level.val());
+            self.split_parent.d.next = bit_cast::<LB, 8>(self.split_level.val()) - 1;
             self.splitting_held.d.next = self.split_level.val().any();
             self.walking_held.d.next = self.walker.val() & self.split_level.val().any();
             self.counting_held.d.next = self.walker.val();
