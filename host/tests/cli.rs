@@ -494,7 +494,7 @@ fn build_rejects_what_the_rtl_or_the_board_cannot_do_before_running_any_tool() {
         ("build --board icebreaker --engines 0", "1 to 128 engines"),
         ("build --board icebreaker --engines 129", "1 to 128 engines"),
         ("build --board alchitry-cu --clock-mhz 10", "no PLL setting makes 10 MHz"),
-        ("build --board icebreaker --baud 4000000", "four clocks per bit"),
+        ("build --board icebreaker --baud 5000000", "four clocks per bit"),
         ("build --board icestick", "no board called \"icestick\""),
     ] {
         let output = knights(&format!("{args} --out /nonexistent/knights-build"));
