@@ -123,7 +123,8 @@ pub struct CompactEngine<const AB: usize, const CB: usize, const LB: usize, cons
     next_move: DFF<Bits<8>>,
     later: DFF<Bits<8>>,
     // A path's move at the level a replay is at next, read a clock ahead
-    // (its level's slice of the path is deep logic).
+    // (its level's slice of the path is deep logic): a replay comes after a
+    // visit, a level deeper, or after an unwind, at its level.
     replay_next: DFF<Bits<8>>,
     top_free: DFF<Bits<8>>,
     top_ways: DFF<Bits<32>>,
@@ -231,36 +232,10 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Compact
 impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic for CompactEngine<AB, CB, LB, TB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state,
-            width,
-            height,
-            file,
-            rank,
-            items,
-            path,
-            base,
-            base_parent,
-            depth,
-            top_cell,
-            top_square
-        );
-        dff_setup!(
-            self,
-            clock,
-            next_move,
-            later,
-            replay_next,
-            top_free,
-            top_ways,
-            top_closing,
-            top_own_ways,
-            top_own_closing
-        );
-        dff_setup!(self, clock, child_cell, child_square, child_ways, child_closing, emit_depth, emit_square);
-        dff_setup!(self, clock, ends_after_emit, node_pulse, solution_pulse, cancelled);
+        dff_setup!(self, clock, state, width, height, file, rank, items, path, base, base_parent, depth, top_cell);
+        dff_setup!(self, clock, top_square, next_move, later, replay_next, top_free, top_ways, top_closing);
+        dff_setup!(self, clock, top_own_ways, top_own_closing, child_cell, child_square, child_ways, child_closing);
+        dff_setup!(self, clock, emit_depth, emit_square, ends_after_emit, node_pulse, solution_pulse, cancelled);
         self.cancelled.d.next = self.port.cancel.val();
         clock!(self, clock, request, cells, frames, share, tour);
         self.request.arguments.next = self.port.arguments.val();
@@ -366,8 +341,6 @@ impl<const AB: usize, const CB: usize, const LB: usize, const TB: usize> Logic f
         // compare is as wide as the Verilog's literal, and would not wrap.)
         self.deeper.next = self.depth.q.val() + 1;
         self.path_last.next = self.depth.q.val() == self.base_parent.q.val();
-        // (A replay comes after a visit, a level deeper, or after an unwind,
-        // at its level.)
         self.paths.replay_level.next = self.depth.q.val();
         if self.state.q.val() == CompactState::Enter {
             self.paths.replay_level.next = self.deeper.val();
