@@ -22,11 +22,12 @@ pub struct PairCells<const AB: usize> {
     pub leaving_cell: Signal<In, Bits<AB>>,
     pub odd_pick: Signal<In, Bits<8>>,
     pub even_pick: Signal<In, Bits<8>>,
-    /// The pair's cells, the centre's bank, and where the picked moves'
-    /// ways sit in a level's frame (an unvisit's).
+    /// A visit's pair of cells (read) and the centre's bank.
     pub odd_cell: Signal<Out, Bits<AB>>,
     pub even_cell: Signal<Out, Bits<AB>>,
     pub centre_bank: Signal<Out, bool>,
+    /// An unvisit's picked cells (written), the left cell's bank, and where
+    /// the picked moves' ways sit in its level's frame.
     pub odd_freed: Signal<Out, Bits<AB>>,
     pub even_freed: Signal<Out, Bits<AB>>,
     pub leaving_bank: Signal<Out, bool>,
