@@ -20,7 +20,10 @@
 //! - issue: a consistent candidate's eight images, one a clock, each
 //!   compared with the candidate (below it: no job, and the candidate is
 //!   left; equal: one fewer distinct image);
-//! - cost: the image's key (its cost estimate, then its numbers);
+//! - distances: how far the image's edge queens are from the board's
+//!   middle;
+//! - cost: the image's key (its cost estimate from those, then its
+//!   numbers);
 //! - compare: the least key so far;
 //! - the job out, the cheapest image (the least key, as the reference
 //!   breaks ties) with its weight.
@@ -67,14 +70,29 @@ pub struct ConstellationGenerator {
     // identity, 7 the last).
     issuing: DFF<bool>,
     candidate: DFF<Bits<TUPLE_BITS>>,
+    // Its numbers reflected (m - i, m - j, m - a, m - b), made as it is
+    // taken: off the path from the candidate to its images' comparisons.
+    reflected: DFF<Bits<TUPLE_BITS>>,
     symmetry: DFF<Bits<3>>,
-    // Cost: an image, and how it stands to its candidate.
+    // Distances: an image, and how it stands to its candidate.
     image_valid: DFF<bool>,
     image_first: DFF<bool>,
     image_last: DFF<bool>,
     image: DFF<Bits<TUPLE_BITS>>,
     image_below: DFF<bool>,
     image_equal: DFF<bool>,
+    // Cost: the same, with the image's distances (a cost and its sums in
+    // one clock bound the 85F's N-Queens build).
+    far_valid: DFF<bool>,
+    far_first: DFF<bool>,
+    far_last: DFF<bool>,
+    far_image: DFF<Bits<TUPLE_BITS>>,
+    far_below: DFF<bool>,
+    far_equal: DFF<bool>,
+    a_apart: DFF<Bits<12>>,
+    b_apart: DFF<Bits<12>>,
+    i_apart: DFF<Bits<12>>,
+    j_apart: DFF<Bits<12>>,
     // Compare: an image's key.
     key_valid: DFF<bool>,
     key_first: DFF<bool>,
@@ -113,6 +131,7 @@ pub struct ConstellationGenerator {
     image_a: Signal<Local, Bits<5>>,
     image_b: Signal<Local, Bits<5>>,
     issued_image: Signal<Local, Bits<TUPLE_BITS>>,
+    image_distances: ImageDistances,
     image_cost: ImageCost,
     // The candidate's images up to the compared one.
     canonical_now: Signal<Local, bool>,
@@ -147,6 +166,7 @@ impl Default for ConstellationGenerator {
             offered_valid: Default::default(),
             issuing: Default::default(),
             candidate: Default::default(),
+            reflected: Default::default(),
             symmetry: Default::default(),
             image_valid: Default::default(),
             image_first: Default::default(),
@@ -154,6 +174,16 @@ impl Default for ConstellationGenerator {
             image: Default::default(),
             image_below: Default::default(),
             image_equal: Default::default(),
+            far_valid: Default::default(),
+            far_first: Default::default(),
+            far_last: Default::default(),
+            far_image: Default::default(),
+            far_below: Default::default(),
+            far_equal: Default::default(),
+            a_apart: Default::default(),
+            b_apart: Default::default(),
+            i_apart: Default::default(),
+            j_apart: Default::default(),
             key_valid: Default::default(),
             key_first: Default::default(),
             key_last: Default::default(),
@@ -186,6 +216,7 @@ impl Default for ConstellationGenerator {
             image_a: Default::default(),
             image_b: Default::default(),
             issued_image: Default::default(),
+            image_distances: Default::default(),
             image_cost: Default::default(),
             canonical_now: Default::default(),
             same_now: Default::default(),
@@ -202,8 +233,9 @@ impl Logic for ConstellationGenerator {
     fn update(&mut self) {
         dff_setup!(self, clock, last, three_n, enumerating, untried, offered, offered_valid, issuing, candidate);
         dff_setup!(self, clock, symmetry, image_valid, image_first, image_last, image, image_below, image_equal);
+        dff_setup!(self, clock, far_valid, far_first, far_last, far_image, far_below, far_equal);
         dff_setup!(self, clock, key_valid, key_first, key_last, key_below, key_equal, key, canonical, same, best);
-        dff_setup!(self, clock, out_valid, out_job, out_weight_log2);
+        dff_setup!(self, clock, out_valid, out_job, out_weight_log2, reflected, a_apart, b_apart, i_apart, j_apart);
         self.job.next = self.out_job.q.val();
         self.weight_log2.next = self.out_weight_log2.q.val();
         self.valid.next = self.out_valid.q.val();
@@ -211,6 +243,7 @@ impl Logic for ConstellationGenerator {
             & !self.offered_valid.q.val()
             & !self.issuing.q.val()
             & !self.image_valid.q.val()
+            & !self.far_valid.q.val()
             & !self.key_valid.q.val()
             & !self.out_valid.q.val();
         // (From registers only: it gates every stage's registers.)
@@ -287,6 +320,11 @@ impl Logic for ConstellationGenerator {
         if self.take.val() {
             self.issuing.d.next = self.offered_valid.q.val();
             self.candidate.d.next = self.offered.q.val();
+            self.reflected.d.next =
+                (bit_cast::<TUPLE_BITS, 5>(self.last.q.val() - self.offered.q.val().get_bits::<5>(15)) << 15)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.last.q.val() - self.offered.q.val().get_bits::<5>(10)) << 10)
+                    | (bit_cast::<TUPLE_BITS, 5>(self.last.q.val() - self.offered.q.val().get_bits::<5>(5)) << 5)
+                    | bit_cast::<TUPLE_BITS, 5>(self.last.q.val() - self.offered.q.val().get_bits::<5>(0));
             self.symmetry.d.next = 0.into();
         }
 
@@ -295,10 +333,10 @@ impl Logic for ConstellationGenerator {
         self.j.next = self.candidate.q.val().get_bits::<5>(10);
         self.a.next = self.candidate.q.val().get_bits::<5>(5);
         self.b.next = self.candidate.q.val().get_bits::<5>(0);
-        self.ri.next = self.last.q.val() - self.i.val();
-        self.rj.next = self.last.q.val() - self.j.val();
-        self.ra.next = self.last.q.val() - self.a.val();
-        self.rb.next = self.last.q.val() - self.b.val();
+        self.ri.next = self.reflected.q.val().get_bits::<5>(15);
+        self.rj.next = self.reflected.q.val().get_bits::<5>(10);
+        self.ra.next = self.reflected.q.val().get_bits::<5>(5);
+        self.rb.next = self.reflected.q.val().get_bits::<5>(0);
         self.image_i.next = self.i.val();
         self.image_j.next = self.j.val();
         self.image_a.next = self.a.val();
@@ -368,16 +406,36 @@ impl Logic for ConstellationGenerator {
             self.image_equal.d.next = self.issued_image.val() == self.candidate.q.val();
         }
 
-        // Cost.
-        self.image_cost.image.next = self.image.q.val();
-        self.image_cost.last.next = bit_cast::<12, 5>(self.last.q.val());
-        self.image_cost.three_n.next = bit_cast::<12, 8>(self.three_n.q.val());
+        // Distances.
+        self.image_distances.image.next = self.image.q.val();
+        self.image_distances.last.next = bit_cast::<12, 5>(self.last.q.val());
+        self.image_distances.three_n.next = bit_cast::<12, 8>(self.three_n.q.val());
         if !self.hold.val() {
-            self.key_valid.d.next = self.image_valid.q.val();
-            self.key_first.d.next = self.image_first.q.val();
-            self.key_last.d.next = self.image_last.q.val();
-            self.key_below.d.next = self.image_below.q.val();
-            self.key_equal.d.next = self.image_equal.q.val();
+            self.far_valid.d.next = self.image_valid.q.val();
+            self.far_first.d.next = self.image_first.q.val();
+            self.far_last.d.next = self.image_last.q.val();
+            self.far_image.d.next = self.image.q.val();
+            self.far_below.d.next = self.image_below.q.val();
+            self.far_equal.d.next = self.image_equal.q.val();
+            self.a_apart.d.next = self.image_distances.a_apart.val();
+            self.b_apart.d.next = self.image_distances.b_apart.val();
+            self.i_apart.d.next = self.image_distances.i_apart.val();
+            self.j_apart.d.next = self.image_distances.j_apart.val();
+        }
+
+        // Cost.
+        self.image_cost.image.next = self.far_image.q.val();
+        self.image_cost.last.next = bit_cast::<12, 5>(self.last.q.val());
+        self.image_cost.a_apart.next = self.a_apart.q.val();
+        self.image_cost.b_apart.next = self.b_apart.q.val();
+        self.image_cost.i_apart.next = self.i_apart.q.val();
+        self.image_cost.j_apart.next = self.j_apart.q.val();
+        if !self.hold.val() {
+            self.key_valid.d.next = self.far_valid.q.val();
+            self.key_first.d.next = self.far_first.q.val();
+            self.key_last.d.next = self.far_last.q.val();
+            self.key_below.d.next = self.far_below.q.val();
+            self.key_equal.d.next = self.far_equal.q.val();
             self.key.d.next = self.image_cost.key.val();
         }
 
@@ -427,6 +485,7 @@ impl Logic for ConstellationGenerator {
             self.offered_valid.d.next = false;
             self.issuing.d.next = false;
             self.image_valid.d.next = false;
+            self.far_valid.d.next = false;
             self.key_valid.d.next = false;
             self.out_valid.d.next = false;
         }
@@ -463,29 +522,26 @@ impl Logic for QueenPair {
     }
 }
 
-/// An image's key for the choice of the image to search: its cost estimate
-/// (`Constellation::estimated_cost` over 20, plus 5m so that it is never
-/// negative: the order is the same) above its four numbers.
+/// How far an image's edge queens are from the board's middle, the terms
+/// of its cost estimate (`Constellation::estimated_cost`): |5a - 3N|,
+/// |5b - 3N|, |2i - m|, |2j - m|.
 #[derive(LogicBlock, Default)]
-pub struct ImageCost {
+pub struct ImageDistances {
     pub image: Signal<In, Bits<TUPLE_BITS>>,
     /// m = N - 1, and 3N.
     pub last: Signal<In, Bits<12>>,
     pub three_n: Signal<In, Bits<12>>,
-    pub key: Signal<Out, Bits<32>>,
-    cost: Signal<Local, Bits<12>>,
+    pub a_apart: Signal<Out, Bits<12>>,
+    pub b_apart: Signal<Out, Bits<12>>,
+    pub i_apart: Signal<Out, Bits<12>>,
+    pub j_apart: Signal<Out, Bits<12>>,
     two_i: Signal<Local, Bits<12>>,
     two_j: Signal<Local, Bits<12>>,
     five_a: Signal<Local, Bits<12>>,
     five_b: Signal<Local, Bits<12>>,
-    // |5a - 3N|, |5b - 3N|, |2i - m|, |2j - m|.
-    a_apart: Signal<Local, Bits<12>>,
-    b_apart: Signal<Local, Bits<12>>,
-    i_apart: Signal<Local, Bits<12>>,
-    j_apart: Signal<Local, Bits<12>>,
 }
 
-impl Logic for ImageCost {
+impl Logic for ImageDistances {
     #[hdl_gen]
     fn update(&mut self) {
         self.two_i.next = bit_cast::<12, 5>(self.image.val().get_bits::<5>(15)) << 1;
@@ -510,6 +566,29 @@ impl Logic for ImageCost {
         if self.last.val() > self.two_j.val() {
             self.j_apart.next = self.last.val() - self.two_j.val();
         }
+    }
+}
+
+/// An image's key for the choice of the image to search: its cost estimate
+/// (`Constellation::estimated_cost` over 20, plus 5m so that it is never
+/// negative: the order is the same) above its four numbers.
+#[derive(LogicBlock, Default)]
+pub struct ImageCost {
+    pub image: Signal<In, Bits<TUPLE_BITS>>,
+    /// m = N - 1.
+    pub last: Signal<In, Bits<12>>,
+    /// The image's [`ImageDistances`].
+    pub a_apart: Signal<In, Bits<12>>,
+    pub b_apart: Signal<In, Bits<12>>,
+    pub i_apart: Signal<In, Bits<12>>,
+    pub j_apart: Signal<In, Bits<12>>,
+    pub key: Signal<Out, Bits<32>>,
+    cost: Signal<Local, Bits<12>>,
+}
+
+impl Logic for ImageCost {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.cost.next = ((self.a_apart.val() + self.b_apart.val()) << 1)
             + (self.i_apart.val() << 2)
             + self.i_apart.val()

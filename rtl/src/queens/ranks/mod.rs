@@ -9,15 +9,19 @@
 //!
 //! - **Stage A** places a queen on the current rank's lowest untried file
 //!   (or a job's forced one) and works out the next rank's attacks and free
-//!   files. It writes the current rank to the stack with the files it has
-//!   left, every clock, whether or not the rank will be kept there: the
-//!   current rank is never marked, so the entry only counts once stage B
-//!   marks it.
+//!   files, and the files the rank keeps if the queen is placed.
 //! - **Stage B** picks the next rank to work on: the rank above, when it has
 //!   a free file (a descent; the current rank is marked if it has files
 //!   left); else the current rank again, with the files it has left (kept
 //!   in stage B's registers); else the deepest marked rank (a backtrack over
-//!   any number of ranks), read from the stack.
+//!   any number of ranks), read from the stack. It writes the current rank
+//!   to the stack with the files it has left, every clock, whether or not
+//!   the rank will be kept there: the current rank is never marked, so the
+//!   entry only counts once it is. Whether a queen was placed at all (the
+//!   state machine's order, which comes from the machine's logic and
+//!   routing) chooses only here, between registers: in stage A it had lain
+//!   on the step's longest path, from the search's `active` out to its
+//!   machine and back through the lowest untried file's carry chain.
 //!
 //! The stack is read a clock early, so its read data can be registered
 //! (`entry_held`): a block RAM's clock-to-out (5.6 ns on the ECP5) was a
@@ -25,17 +29,15 @@
 //! marked rank whatever stage B will decide (it hangs only on the marks, not
 //! on the step's long path); the entry comes out in the stage B clock and is
 //! registered for the search's next stage A (`from_stack`). The current rank
-//! cannot be read back that way (stage A writes it in the same clock), hence
+//! cannot be read back that way (stage B writes it as it decides), hence
 //! stage B's copy of it.
 //!
 //! While one search is in stage A the other is in stage B: the registers
 //! of stage A hold one search, those of stage B the other, and stage B
 //! writes its search's next state into stage A's registers. The stack and
 //! the queens' RAM hold both, a search's half chosen by the top address
-//! bit. A read and a write in one clock are never of the same entry that
-//! matters: the stack reads the deepest marked rank of the search whose
-//! current rank it writes (the current rank is never marked), the queens'
-//! RAM one search's entry while it writes the other's. A search that places
+//! bit. A read and a write in one clock are never of the same entry: each
+//! RAM reads for the search in stage A and writes for the one in stage B. A search that places
 //! no queen (paused: a solution streamed out, waiting for a job) stays on
 //! its rank the same way as after a dead end.
 //!
@@ -279,8 +281,12 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     b_files: DFF<Bits<NB>>,
     b_rising: DFF<Bits<NB>>,
     b_falling: DFF<Bits<NB>>,
-    b_left: DFF<Bits<NB>>,
-    b_left_any: DFF<bool>,
+    // The files it keeps if its queen was placed; if not, all its untried
+    // ones (any only when the search is on: else it keeps none).
+    b_left_placed: DFF<Bits<NB>>,
+    b_left_placed_any: DFF<bool>,
+    b_untried: DFF<Bits<NB>>,
+    b_untried_any: DFF<bool>,
     b_child_files: DFF<Bits<NB>>,
     b_child_rising: DFF<Bits<NB>>,
     b_child_falling: DFF<Bits<NB>>,
@@ -313,6 +319,9 @@ pub struct RankPipeline<const NB: usize, const EW: usize, const AB: usize> {
     // last file's bit by a rank took three times the logic).
     b_rising_root: DFF<Bits<NUMBER_BITS>>,
     half_b: Signal<Local, Bits<AB>>,
+    // The files the current rank keeps, and whether any.
+    left: Signal<Local, Bits<NB>>,
+    left_any: Signal<Local, bool>,
     descend: Signal<Local, bool>,
     tail_queens_held: DFF<Bits<4>>,
     tail_solutions: DFF<Bits<4>>,
@@ -398,8 +407,10 @@ impl<const NB: usize, const EW: usize, const AB: usize> RankPipeline<NB, EW, AB>
             b_files: Default::default(),
             b_rising: Default::default(),
             b_falling: Default::default(),
-            b_left: Default::default(),
-            b_left_any: Default::default(),
+            b_left_placed: Default::default(),
+            b_left_placed_any: Default::default(),
+            b_untried: Default::default(),
+            b_untried_any: Default::default(),
             b_child_files: Default::default(),
             b_child_rising: Default::default(),
             b_child_falling: Default::default(),
@@ -425,6 +436,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> RankPipeline<NB, EW, AB>
             b_first_file_rank: Default::default(),
             b_rising_root: Default::default(),
             half_b: Default::default(),
+            left: Default::default(),
+            left_any: Default::default(),
             descend: Default::default(),
             tail_on: Default::default(),
             tail_queens_held: Default::default(),
@@ -439,13 +452,13 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // Stage A's registers (a search's state), stage B's (the other search,
         // as stage A left it), and the last two ranks' counts.
         dff_setup!(self, clock, phase, current, rank, files, rising, falling, untried, from_stack, active, edge_rank);
-        dff_setup!(self, clock, last_rank, open_ranks, entry_held);
-        dff_setup!(self, clock, b_current, b_rank, b_open, b_files, b_rising, b_falling, b_left, b_left_any);
+        dff_setup!(self, clock, last_rank, open_ranks, entry_held, tail_queens_held, tail_solutions);
+        dff_setup!(self, clock, b_current, b_rank, b_open, b_files, b_rising, b_falling, b_left_placed);
+        dff_setup!(self, clock, b_left_placed_any, b_untried, b_untried_any);
         dff_setup!(self, clock, b_child_files, b_child_rising, b_child_falling, b_child_free, b_open_files, b_deepest);
         dff_setup!(self, clock, b_deepest_rank, b_file, b_at_last, b_at_next_to_last, b_at_tail, b_place, b_forced);
         dff_setup!(self, clock, b_open_child, b_root, b_root_open, b_child_edge, b_child_edge_bit, b_edge_rank);
         dff_setup!(self, clock, b_edges, b_first_rank_file, b_last_rank_file, b_first_file_rank, b_rising_root);
-        dff_setup!(self, clock, tail_queens_held, tail_solutions);
         self.stack.read_clock.next = self.clock.val();
         self.stack.write_clock.next = self.clock.val();
         self.queens.read_clock.next = self.clock.val();
@@ -513,8 +526,6 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         // in case stage B backtracks to it (it is never the current rank,
         // written this clock).
         self.queen.untried.next = self.now_untried.val();
-        self.queen.place.next = self.place.val();
-        self.queen.active.next = self.active.q.val();
         self.queen.forced.next = self.forced.val();
         self.queen.forced_file.next = self.forced_file.val();
         self.next.full.next = self.full.val();
@@ -544,15 +555,6 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             self.searches[s].at_edge_rank.next = self.edges_built.val() & self.edge_rank.q.val();
         }
 
-        // The current rank to the stack, with the files it keeps (counted
-        // only once stage B marks it; the current rank is never marked, so
-        // no marked entry is overwritten).
-        self.stack.write_address.next = self.rank.q.val() | self.half_a.val();
-        self.stack.write_data.next = bit_cast::<EW, NB>(self.now_files.val())
-            | (bit_cast::<EW, NB>(self.now_rising.val()) << self.rising_at.val())
-            | (bit_cast::<EW, NB>(self.now_falling.val()) << self.falling_at.val())
-            | (bit_cast::<EW, NB>(self.queen.left.val()) << self.untried_at.val());
-        self.stack.write_enable.next = true;
         self.queens.read_address.next = bit_cast::<AB, 8>(self.read_rank.val()) | self.half_a.val();
 
         self.b_current.d.next = self.current.q.val();
@@ -561,8 +563,10 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.b_files.d.next = self.now_files.val();
         self.b_rising.d.next = self.now_rising.val();
         self.b_falling.d.next = self.now_falling.val();
-        self.b_left.d.next = self.queen.left.val();
-        self.b_left_any.d.next = self.queen.left.val().any();
+        self.b_left_placed.d.next = self.queen.left.val();
+        self.b_left_placed_any.d.next = self.queen.left_any.val();
+        self.b_untried.d.next = self.now_untried.val();
+        self.b_untried_any.d.next = self.now_untried.val().any() & self.active.q.val();
         self.b_child_files.d.next = self.next.child_files.val();
         self.b_child_rising.d.next = self.next.child_rising.val();
         self.b_child_falling.d.next = self.next.child_falling.val();
@@ -590,7 +594,24 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             bit_cast::<NUMBER_BITS, 8>(self.n.val() - bit_cast::<8, NUMBER_BITS>(self.last_file_rank.val()) - 1);
 
         // Stage B: the next rank of the other search, into stage A's
-        // registers.
+        // registers. The files its current rank keeps: those left by its
+        // queen, or with none placed all it had (none if the search is off:
+        // then the entry is never marked).
+        self.left.next = self.b_left_placed.q.val();
+        self.left_any.next = self.b_left_placed_any.q.val();
+        if !self.b_place.q.val() {
+            self.left.next = self.b_untried.q.val();
+            self.left_any.next = self.b_untried_any.q.val();
+        }
+        // The current rank to the stack, with the files it keeps (counted
+        // only once marked; the current rank is never marked, so no marked
+        // entry is overwritten).
+        self.stack.write_address.next = self.b_rank.q.val() | self.half_b.val();
+        self.stack.write_data.next = bit_cast::<EW, NB>(self.b_files.q.val())
+            | (bit_cast::<EW, NB>(self.b_rising.q.val()) << self.rising_at.val())
+            | (bit_cast::<EW, NB>(self.b_falling.q.val()) << self.falling_at.val())
+            | (bit_cast::<EW, NB>(self.left.val()) << self.untried_at.val());
+        self.stack.write_enable.next = true;
         self.queens.write_address.next = self.b_rank.q.val() | self.half_b.val();
         self.queens.write_data.next = self.b_file.q.val();
         self.queens.write_enable.next = self.b_place.q.val();
@@ -636,14 +657,14 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
             if self.b_child_edge.q.val() {
                 self.untried.d.next = self.b_child_edge_bit.q.val();
             }
-            if self.b_left_any.q.val() {
+            if self.left_any.val() {
                 self.open_ranks.d.next = self.b_open.q.val() | self.b_current.q.val();
             }
-        } else if self.b_left_any.q.val() {
+        } else if self.left_any.val() {
             self.files.d.next = self.b_files.q.val();
             self.rising.d.next = self.b_rising.q.val();
             self.falling.d.next = self.b_falling.q.val();
-            self.untried.d.next = self.b_left.q.val();
+            self.untried.d.next = self.left.val();
         } else if self.b_open.q.val().any() {
             // (The last rank is never marked: nothing lies above it.)
             self.current.d.next = self.b_deepest.q.val();

@@ -1,5 +1,7 @@
 //! Stage A's queen: the current rank's lowest untried file, or a job's
-//! forced one, its number, and the files the rank keeps for later.
+//! forced one, its number, and the files the rank keeps for later if the
+//! queen is placed (whether it is, the state machine's order, is left to
+//! stage B: off this block's carry chain).
 
 use rust_hdl::prelude::*;
 
@@ -10,18 +12,17 @@ use super::NUMBER_BITS;
 pub struct QueenChoice<const NB: usize> {
     /// The rank's untried files.
     pub untried: Signal<In, Bits<NB>>,
-    /// A queen is placed (else the rank keeps all it has, if the search is
-    /// `active`), and on `forced_file` (a job's path: nothing else is tried
+    /// The queen goes on `forced_file` (a job's path: nothing else is tried
     /// there).
-    pub place: Signal<In, bool>,
-    pub active: Signal<In, bool>,
     pub forced: Signal<In, bool>,
     pub forced_file: Signal<In, Bits<8>>,
     /// The queen's bit and its file's number.
     pub queen_bit: Signal<Out, Bits<NB>>,
     pub file: Signal<Out, Bits<NUMBER_BITS>>,
-    /// The files the rank keeps.
+    /// The files the rank keeps once its queen is placed, and whether it
+    /// keeps any.
     pub left: Signal<Out, Bits<NB>>,
+    pub left_any: Signal<Out, bool>,
 
     // The numbers 0 to NB - 1.
     index: Vec<Constant<Bits<NUMBER_BITS>>>,
@@ -35,13 +36,12 @@ impl<const NB: usize> Default for QueenChoice<NB> {
     fn default() -> Self {
         QueenChoice {
             untried: Default::default(),
-            place: Default::default(),
-            active: Default::default(),
             forced: Default::default(),
             forced_file: Default::default(),
             queen_bit: Default::default(),
             file: Default::default(),
             left: Default::default(),
+            left_any: Default::default(),
             index: (0..NB).map(|i| Constant::new((i as u64).into())).collect(),
             below_lowest: Default::default(),
             lowest_bit: Default::default(),
@@ -80,19 +80,12 @@ impl<const NB: usize> Logic for QueenChoice<NB> {
         if self.forced.val() {
             self.file.next = bit_cast::<NUMBER_BITS, 8>(self.forced_file.val());
         }
-        // The files the rank keeps: all its untried ones but the lowest
-        // (taken without the queen, so that the orders, the end of a long
-        // path from the state machines, choose last), all of them when no
-        // queen is placed (and the search is on), none on a job's path.
+        // The files the rank keeps: all its untried ones but the lowest,
+        // none on a job's path.
         self.left.next = self.untried.val() & self.below_lowest.val();
         if self.forced.val() {
             self.left.next = 0.into();
         }
-        if !self.place.val() {
-            self.left.next = 0.into();
-            if self.active.val() {
-                self.left.next = self.untried.val();
-            }
-        }
+        self.left_any.next = self.left.val().any();
     }
 }
