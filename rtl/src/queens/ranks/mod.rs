@@ -37,9 +37,9 @@
 //! writes its search's next state into stage A's registers. The stack and
 //! the queens' RAM hold both, a search's half chosen by the top address
 //! bit. A read and a write in one clock are never of the same entry: each
-//! RAM reads for the search in stage A and writes for the one in stage B. A search that places
-//! no queen (paused: a solution streamed out, waiting for a job) stays on
-//! its rank the same way as after a dead end.
+//! RAM reads for the search in stage A and writes for the one in stage B.
+//! A search that places no queen (paused: a solution streamed out, waiting
+//! for a job) stays on its rank the same way as after a dead end.
 //!
 //! **The last two ranks in one step** (count mode, `tail_on`): a queen
 //! placed on rank N - 2 (from 1) leaves two files open, so what lies above
@@ -523,8 +523,8 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for RankPipeline<N
         self.at_tail.next = (self.current.q.val() & (self.last_slot.val() << 2)).any();
 
         // The queen, the next rank, and the deepest marked rank, read now
-        // in case stage B backtracks to it (it is never the current rank,
-        // written this clock).
+        // in case stage B backtracks to it (stage B writes the other
+        // search's half this clock).
         self.queen.untried.next = self.now_untried.val();
         self.queen.forced.next = self.forced.val();
         self.queen.forced_file.next = self.forced_file.val();
