@@ -36,6 +36,10 @@ pub struct JobResult {
     pub id: u32,
     /// Tours (or solutions) found, before the job's weight.
     pub count: u64,
+    /// Of a unique count's job: the solutions that are the least of their
+    /// class under the board's symmetries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique: Option<u64>,
     pub nodes: u64,
     /// Engine clock cycles and their time at the device's clock, from
     /// devices that count them.
@@ -426,6 +430,7 @@ mod tests {
         let result = JobResult {
             id: job.id,
             count: 10,
+            unique: None,
             nodes: 100,
             cycles: None,
             engine_seconds: None,

@@ -194,6 +194,7 @@ mod tests {
         JobResult {
             id,
             count: 10 + u64::from(id),
+            unique: None,
             nodes: 100,
             cycles: None,
             engine_seconds: None,

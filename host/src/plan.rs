@@ -104,8 +104,8 @@ impl Manifest {
 
     /// The plan of an N-Queens count: a job per file of the first queen.
     pub fn queens(n: u8, mirror: bool) -> Result<Self, knights_model::queens::QueensError> {
-        let what = queens_jobs::describe(n, mirror);
-        Ok(Manifest::new(what, plan_jobs(queens_jobs::queens_jobs(n, mirror)?, Task::Queens), 0))
+        let what = queens_jobs::describe(n, mirror, false);
+        Ok(Manifest::new(what, plan_jobs(queens_jobs::queens_jobs(n, mirror, false)?, Task::Queens), 0))
     }
 
     pub fn read(path: &Path) -> Result<Self, ManifestError> {

@@ -92,10 +92,11 @@ fn a_boards_own_build_runs_in_simulation() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("use --device sim"), "{}", stderr(&output));
 
-    // The same build behind a pseudo-terminal, reached as the board would be.
+    // The same build behind a pseudo-terminal, reached as the board would be:
+    // at its board file's rate, which the host finds.
     {
         let (mut server, path) = sim_serve(&["--board", "icebreaker"], Some(cache.as_path()));
-        let served = knights(&format!("solve --size 8 --closed --port {path} --baud 3000000 --format json"));
+        let served = knights(&format!("solve --size 8 --closed --port {path} --format json"));
         server.kill().unwrap();
         server.wait().unwrap();
         let served = stdout_json(&served);
@@ -378,7 +379,6 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ("queens -n 8 --limit 0 --device cpu", "--limit must be at least 1"),
         ("queens -n 8 --unique", "--count"),
         ("queens -n 8 --count --unique --constellations", "cannot be used with"),
-        ("queens -n 8 --count --unique --device sim --boards 2", "a unique count runs on one device"),
         ("solve --size 5 --boards 2", "2 devices were given, but this search runs on one"),
         ("count --size 5 --start all --device cpu --boards 2", "--boards and --trace are for the simulated board"),
         ("count --size 5 --port /dev/null --all-ports", "cannot be used with"),

@@ -137,3 +137,35 @@ fn a_queens_count_resumes_from_a_crashed_journal_and_refuses_another_counts() {
         knights(&format!("queens -n 12 --count --constellations --journal {}", journal.display())).output().unwrap();
     assert_eq!(one_job.status.code(), Some(2), "{}", String::from_utf8_lossy(&one_job.stderr));
 }
+
+#[test]
+fn a_unique_count_shared_by_three_boards_resumes_from_its_journal() {
+    let journal = scratch("unique.jsonl");
+    let count = format!(
+        "queens -n 12 --count --unique --device sim --boards 3 --progress none --format json --journal {}",
+        journal.display()
+    );
+    let whole = json(&knights(&count).output().unwrap());
+    // OEIS A000170 and A002562: 14,200 solutions of 12 queens, 1,787 unique.
+    assert_eq!((whole["solution_count"].as_u64(), whole["unique_count"].as_u64()), (Some(14_200), Some(1_787)));
+    each_job_once(&journal);
+    let jobs = lines(&journal).len() - 1;
+    assert_eq!(jobs, 6, "a job per file of the mirror's side");
+
+    // A crash after two jobs: the rest are counted again, the two are not.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&journal, format!("{}\n{}", kept.join("\n"), &text.lines().nth(3).unwrap()[..20])).unwrap();
+    let resumed = json(&knights(&count).output().unwrap());
+    assert_eq!(
+        (resumed["solution_count"].as_u64(), resumed["unique_count"].as_u64(), &resumed["nodes"]),
+        (Some(14_200), Some(1_787), &whole["nodes"])
+    );
+    assert_eq!(resumed["resumed_parts"].as_u64(), Some(2));
+    each_job_once(&journal);
+
+    // A count without --unique is another count: refused on this journal.
+    let plain = knights(&count.replace(" --unique", "")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    assert!(!plain.status.success() && stderr.contains("unique"), "{stderr}");
+}

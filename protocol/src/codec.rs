@@ -205,6 +205,9 @@ pub struct Identity {
     pub queens: bool,
     /// The N-Queens build counts from constellations.
     pub constellations: bool,
+    /// Names the design: the first four bytes of the SHA-256 of its
+    /// Verilog as emitted with this field 0 (`knights_rtl::verilog`).
+    pub build_id: u32,
 }
 
 /// Search counters in PROGRESS and DONE.
@@ -371,6 +374,7 @@ impl Response {
                 prune: payload[12] & feature::PRUNE != 0,
                 queens: payload[12] & feature::QUEENS != 0,
                 constellations: payload[12] & feature::CONSTELLATIONS != 0,
+                build_id: u32::from_le_bytes(payload[13..17].try_into().unwrap()),
             }),
             response::ACK if length == usize::from(length::ACK) => Response::Ack { command: payload[0] },
             response::TOUR if length >= TOUR_HEADER => Response::Tour {
@@ -412,6 +416,7 @@ impl Response {
                         | (u8::from(id.queens) * feature::QUEENS)
                         | (u8::from(id.constellations) * feature::CONSTELLATIONS),
                 );
+                payload.extend_from_slice(&id.build_id.to_le_bytes());
                 frame(response::IDENTITY, &payload)
             }
             Response::Ack { command } => frame(response::ACK, &[*command]),

@@ -116,6 +116,12 @@ impl Features {
     pub const ALL: Features = Features { warnsdorff: true, constellations: true };
 }
 
+/// Seconds `bytes` take on a UART at `baud` (ten bits a byte: start, eight
+/// data bits, stop).
+pub fn uart_seconds(bytes: u64, baud: u64) -> f64 {
+    bytes as f64 * 10.0 / baud.max(1) as f64
+}
+
 /// What a bitstream holds: the engine kind, how many engines, the largest
 /// board they take, their features, and the clock and UART rate the design
 /// is made for.
@@ -142,5 +148,16 @@ impl Design {
     /// Clocks per UART bit: the bit time rounded to whole clocks.
     pub const fn clocks_per_bit(&self) -> u64 {
         (self.clock_hz + self.baud / 2) / self.baud
+    }
+
+    /// The rate the rounded bit time gives.
+    pub const fn actual_baud(&self) -> u64 {
+        self.clock_hz / self.clocks_per_bit()
+    }
+
+    /// How far the build's own rate is off its nominal one, as a fraction
+    /// (positive: fast).
+    pub fn baud_error(&self) -> f64 {
+        self.actual_baud() as f64 / self.baud as f64 - 1.0
     }
 }

@@ -24,7 +24,7 @@ pub mod design;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// Protocol version, reported in IDENTITY; a host refuses any other.
-pub const VERSION: u8 = 5;
+pub const VERSION: u8 = 6;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;
@@ -75,7 +75,7 @@ pub mod response {
 pub mod length {
     /// SOLVE and QUEENS.
     pub const SOLVE: u16 = 18;
-    pub const IDENTITY: u16 = 13;
+    pub const IDENTITY: u16 = 17;
     pub const ACK: u16 = 1;
     /// PROGRESS and DONE: status, then tours, nodes, cycles and engine cycles.
     pub const COUNTERS: u16 = 25;

@@ -20,20 +20,23 @@ fn counters() -> impl Strategy<Value = Counters> {
 
 fn response() -> impl Strategy<Value = Response> {
     prop_oneof![
-        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 4]>()).prop_map(|(b, clock_hz, baud, features)| {
-            Response::Identity(Identity {
-                version: b[0],
-                max_width: b[1],
-                max_height: b[2],
-                engines: b[3],
-                clock_hz,
-                baud,
-                warnsdorff: features[0],
-                prune: features[1],
-                queens: features[2],
-                constellations: features[3],
-            })
-        }),
+        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 4]>(), any::<u32>()).prop_map(
+            |(b, clock_hz, baud, features, build_id)| {
+                Response::Identity(Identity {
+                    version: b[0],
+                    max_width: b[1],
+                    max_height: b[2],
+                    engines: b[3],
+                    clock_hz,
+                    baud,
+                    warnsdorff: features[0],
+                    prune: features[1],
+                    queens: features[2],
+                    constellations: features[3],
+                    build_id,
+                })
+            }
+        ),
         any::<u8>().prop_map(|command| Response::Ack { command }),
         (any::<u32>(), any::<u8>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=256))
             .prop_map(|(sequence, engine, job, squares)| Response::Tour { sequence, engine, job, squares }),

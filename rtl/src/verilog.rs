@@ -52,8 +52,31 @@ pub fn accelerator_verilog(design: &Design) -> Option<String> {
 
 /// As [`accelerator_verilog`], with the link's settings given (a shorter
 /// frame timeout, say, for fuzzing the link), not derived from the
-/// design's clock and baud rate.
+/// design's clock and baud rate. IDENTITY's build id names the design: the
+/// Verilog is emitted with the id 0, hashed ([`build_id`]), and emitted
+/// again with that id.
 pub fn accelerator_verilog_with(design: &Design, link: LinkSettings) -> Option<String> {
+    named_accelerator_verilog(design, link).map(|(verilog, _)| verilog)
+}
+
+/// A build's accelerator as Verilog (as [`accelerator_verilog_with`]) and
+/// its build id.
+pub fn named_accelerator_verilog(design: &Design, link: LinkSettings) -> Option<(String, u32)> {
+    let unnamed = accelerator_verilog_named(design, LinkSettings { build_id: 0, ..link })?;
+    let id = build_id(&unnamed);
+    Some((accelerator_verilog_named(design, LinkSettings { build_id: id, ..link })?, id))
+}
+
+/// The build id of a design whose Verilog, emitted with the id 0, is
+/// `unnamed`: the first four bytes of its SHA-256, little-endian.
+pub fn build_id(unnamed: &str) -> u32 {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(unnamed.as_bytes());
+    u32::from_le_bytes(digest[..4].try_into().expect("a SHA-256 has 32 bytes"))
+}
+
+/// The accelerator with `link`'s build id as it is.
+fn accelerator_verilog_named(design: &Design, link: LinkSettings) -> Option<String> {
     let (width, height) = (usize::from(design.max_width), usize::from(design.max_height));
     let engines = usize::from(design.engines);
     match design.kind {

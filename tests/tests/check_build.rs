@@ -57,6 +57,24 @@ fn the_icebreaker_bitstream_passes_and_fails_with_its_uart_pins_swapped() {
     assert!(!report.passed(), "{}", report.text());
     let identify = report.steps.iter().find(|s| s.name == "identify").unwrap();
     assert!(identify.outcome.as_ref().is_err_and(|why| why.contains("no answer")), "{}", report.text());
+
+    // Its report naming another build id: the bitstream is not that build.
+    let other = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check-build-other-id");
+    std::fs::create_dir_all(&other).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, other.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("build.json")).unwrap()).unwrap();
+    let id = json["build_id"].as_u64().expect("the build records its id");
+    json["build_id"] = (id ^ 1).into();
+    std::fs::write(other.join("build.json"), serde_json::to_vec(&json).unwrap()).unwrap();
+    let report = check_build::check(&board, &other, None, &mut |_| {}).unwrap();
+    let identify = report.steps.iter().find(|s| s.name == "identify").unwrap();
+    let why = identify.outcome.as_ref().unwrap_err();
+    assert!(why.contains(&format!("build_id: {id}")) && why.contains(&format!("build_id: {}", id ^ 1)), "{why}");
 }
 
 /// A build whose clock its design cannot reach fails, naming both clocks

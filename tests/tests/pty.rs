@@ -34,15 +34,21 @@ struct Served {
     thread: Option<thread::JoinHandle<()>>,
 }
 
+/// The simulated board's own rate: 12 MHz, four clocks a bit.
+const BOARD_BAUD: u32 = 3_000_000;
+
 impl Served {
     fn start() -> Served {
         let running = Arc::new(AtomicBool::new(true));
         let (tx, rx) = mpsc::channel();
         let keep = running.clone();
         let thread = thread::spawn(move || {
-            serve_simulated_board(SimulatedBoard::new(), &mut |path| tx.send(path.to_string()).unwrap(), &|| {
-                keep.load(Ordering::Relaxed)
-            })
+            serve_simulated_board(
+                SimulatedBoard::new(),
+                Some(BOARD_BAUD),
+                &mut |path| tx.send(path.to_string()).unwrap(),
+                &|| keep.load(Ordering::Relaxed),
+            )
             .unwrap()
         });
         let path = rx.recv_timeout(Duration::from_secs(10)).unwrap();
@@ -130,6 +136,34 @@ fn all_304_open_tours_of_5x5_stream_through_a_pseudo_terminal() {
     drop(device);
     let mut again = served.connect();
     assert_eq!(run(&mut again, spec("5", "c3", false), Goal::CountAll).tour_count, 64);
+}
+
+/// A board at 3 Mbaud reached without its rate: the host tries the rates in
+/// turn, the wrong ones mangled on the line as a real UART's would be, and
+/// keeps the one that answers. At wrong rates alone it is an error naming
+/// them, not a hang.
+#[test]
+fn the_host_finds_the_rate_a_board_talks_at() {
+    let served = Served::start();
+    let wrong = SerialTransport::open(&served.path, 115_200).unwrap();
+    let error = LinkedDevice::connect("board", wrong, Duration::from_millis(500)).err().unwrap();
+    assert!(error.to_string().contains("baud rate"), "{error}");
+    let started = std::time::Instant::now();
+    let error = LinkedDevice::open_finding_rate("board", &served.path, &[115_200, 1_500_000], Duration::from_secs(60))
+        .err()
+        .unwrap();
+    let message = error.to_string();
+    assert!(matches!(error, DeviceError::Link(LinkError::NoRate { .. })), "{message}");
+    assert!(message.contains("at any of 115200, 1500000 baud"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let rates = [115_200, 1_500_000, BOARD_BAUD, 1_000_000];
+    let mut device = LinkedDevice::open_finding_rate("board", &served.path, &rates, Duration::from_secs(60)).unwrap();
+    device.set_split(Some(0));
+    assert_eq!(device.identity().baud, BOARD_BAUD);
+    let answer = run(&mut device, spec("5", "a1", false), Goal::CountAll);
+    assert_eq!((answer.tour_count, answer.nodes), (304, 1_735_079));
+    let link = answer.link.unwrap();
+    assert_eq!(link.baud, u64::from(BOARD_BAUD));
 }
 
 #[test]

@@ -413,3 +413,20 @@ fn a_failing_test_keeps_the_waveform_of_its_run() {
     assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
     assert_eq!((bytes[0], &bytes[1..9], &bytes[9..17]), (0, &329u64.to_be_bytes()[..], &1u64.to_be_bytes()[..]));
 }
+
+/// IDENTITY's build id is the hash of the build's own Verilog (emitted
+/// with the id 0): the simulated board answers with its design's, and a
+/// design one setting away has another.
+#[test]
+fn identity_names_the_build_by_the_hash_of_its_verilog() {
+    use knights_rtl::platform::LinkSettings;
+    use knights_rtl::verilog::named_accelerator_verilog;
+    let device = LinkedDevice::connect("sim", SimTransport::new(), Duration::from_secs(60)).unwrap();
+    let design = knights_sim::DESIGN;
+    let link = LinkSettings::new(design.clock_hz, design.baud);
+    let (_, id) = named_accelerator_verilog(&design, link).unwrap();
+    assert_eq!(device.identity().build_id, id);
+    let faster = knights::fpga::Design { clock_hz: design.clock_hz * 2, ..design };
+    let (_, other) = named_accelerator_verilog(&faster, LinkSettings::new(faster.clock_hz, faster.baud)).unwrap();
+    assert_ne!(other, id);
+}

@@ -188,19 +188,22 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
         prune: !queens,
         queens,
         constellations: queens && build.design.features.constellations,
+        // A report from before build ids has none to hold the netlist to.
+        build_id: build.build_id.unwrap_or(seen.build_id),
     };
     if seen != expected {
         return Err(format!("IDENTIFY says {seen:?}; the build is {expected:?}"));
     }
     Ok(format!(
-        "{}x{}, {} {} engine{}, {} Hz, {} baud",
+        "{}x{}, {} {} engine{}, {} Hz, {} baud, build {:08x}",
         seen.max_width,
         seen.max_height,
         seen.engines,
         build.design.kind,
         if seen.engines == 1 { "" } else { "s" },
         seen.clock_hz,
-        seen.baud
+        seen.baud,
+        seen.build_id
     ))
 }
 

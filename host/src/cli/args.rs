@@ -79,8 +79,9 @@ pub enum Command {
         /// With --count: count the unique solutions too, the classes under
         /// the board's eight symmetries (OEIS A002562). The device lists every
         /// solution of the mirror's side (the whole board with
-        /// --no-symmetry) and the host counts the least of each class; on one
-        /// device.
+        /// --no-symmetry) and the host counts the least of each class;
+        /// several devices share it, and a journal keeps it, a file of the
+        /// first queen a job.
         #[arg(long, requires = "count", conflicts_with = "constellations")]
         unique: bool,
         #[command(flatten)]
@@ -90,9 +91,9 @@ pub enum Command {
         /// With --count: keep the count's jobs (a file of the first queen
         /// each) and each one's result in this file as it finishes: the
         /// same command again goes on from there after Ctrl-C, a crash or a
-        /// lost board. Not with --constellations or --unique (one job on one
+        /// lost board. Not with --constellations (one job, made on the
         /// device).
-        #[arg(long, value_name = "FILE", requires = "count", conflicts_with_all = ["constellations", "unique"])]
+        #[arg(long, value_name = "FILE", requires = "count", conflicts_with = "constellations")]
         journal: Option<PathBuf>,
         /// Output format; svg draws the first solution.
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -239,9 +240,10 @@ pub enum Command {
         probe: bool,
         #[arg(long, requires = "probe")]
         probe_unknown: bool,
-        /// Baud rate to probe at.
-        #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
-        baud: u32,
+        /// Baud rate to probe at [default: each port's board's builds'
+        /// rates, then the others its bridge makes].
+        #[arg(long, short = 'b', value_name = "B")]
+        baud: Option<u32>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
@@ -336,7 +338,9 @@ pub struct BuildArgs {
     /// board's oscillator [default: the board's build clock].
     #[arg(long, value_name = "MHZ")]
     pub clock_mhz: Option<f64>,
-    /// UART bit rate [default: the board's, 115200].
+    /// UART bit rate, up to the board's USB bridge's and within 1% of what
+    /// the clock divides [default: the board's; with --clock-mhz, the
+    /// fastest rate that clock takes].
     #[arg(long, value_name = "BAUD")]
     pub baud: Option<u32>,
     /// Leave Warnsdorff's move order out of the engines (about an eighth
@@ -526,9 +530,12 @@ pub struct DeviceArgs {
     /// jobs, each its own model on its own thread.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub boards: u8,
-    /// Baud rate of the board's UART (the bitstream's build setting).
-    #[arg(long, short = 'b', default_value_t = 115_200, value_name = "B")]
-    pub baud: u32,
+    /// Baud rate of the board's UART (its build's setting, `knights boards`
+    /// lists them) [default: found: the rates of the port's board's builds
+    /// tried first, then the others its bridge makes]. With the sim device:
+    /// the rate its link's time is modeled at [default: the build's].
+    #[arg(long, short = 'b', value_name = "B")]
+    pub baud: Option<u32>,
     /// Seconds the board or simulator may stay silent before giving up
     /// (default: 5 for a board; 60 for the simulator, which runs a few million
     /// clocks a second and sends progress every 4 million, slower still on a

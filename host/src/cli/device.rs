@@ -105,7 +105,15 @@ impl DeviceArgs {
                 };
                 let mut boards: Vec<Box<dyn AnyDevice + Send>> = Vec::new();
                 for path in paths {
-                    let mut board = LinkedDevice::connect("board", SerialTransport::open(&path, self.baud)?, timeout)?;
+                    let mut board = match self.baud {
+                        Some(baud) => {
+                            let mut board =
+                                LinkedDevice::connect("board", SerialTransport::open(&path, baud)?, timeout)?;
+                            board.set_line_baud(u64::from(baud));
+                            board
+                        }
+                        None => LinkedDevice::open_finding_rate("board", &path, &rates_to_try(&path), timeout)?,
+                    };
                     board.set_split(self.split_level);
                     board.set_engines(self.engines)?;
                     boards.push(Box::new(board));
@@ -123,6 +131,10 @@ impl DeviceArgs {
             (problem, board, trace) => SimTransport::on(simulated_board(problem, board.as_deref(), trace.as_deref())?),
         };
         let mut sim = LinkedDevice::connect("sim", transport, timeout)?;
+        // The link's time at the build's rate, not the simulated UART's.
+        if let Some(baud) = self.baud.map(u64::from).or_else(|| self.board.as_deref().and_then(build_baud)) {
+            sim.set_line_baud(baud);
+        }
         sim.set_split(self.split_level);
         sim.set_engines(self.engines)?;
         Ok(Box::new(sim))
@@ -142,7 +154,13 @@ impl DeviceArgs {
 /// it likely is, the one `--device board` takes without --port marked;
 /// with `probe`, what each board's UART (and, with `probe_unknown`, each
 /// other port) answers to IDENTIFY.
-pub fn ports(probe: bool, probe_unknown: bool, baud: u32, format: ListFormat, out: &mut dyn Write) -> Result<()> {
+pub fn ports(
+    probe: bool,
+    probe_unknown: bool,
+    baud: Option<u32>,
+    format: ListFormat,
+    out: &mut dyn Write,
+) -> Result<()> {
     let ports = SerialTransport::usb_ports()?;
     let chosen = transport::choose_port(&ports, &port_role).ok();
     let mut listed = Vec::new();
@@ -150,23 +168,23 @@ pub fn ports(probe: bool, probe_unknown: bool, baud: u32, format: ListFormat, ou
         let role = port_role(port);
         let asked = probe && (matches!(role, PortRole::Uart(_)) || (probe_unknown && role == PortRole::Unknown));
         let answer = asked.then(|| {
-            SerialTransport::open(&port.path, baud)
-                .and_then(|serial| LinkedDevice::connect("board", serial, Duration::from_secs(2)))
-                .map_or_else(
-                    |error| format!("no knights build answered at {baud} baud ({error})"),
-                    |board| {
-                        let id = board.identity();
-                        format!(
-                            "a knights {:?} build: {} engines, boards up to {}x{}, {} MHz, {} baud",
-                            board.problem(),
-                            id.engines,
-                            id.max_width,
-                            id.max_height,
-                            id.clock_hz as f64 / 1e6,
-                            id.baud
-                        )
-                    },
-                )
+            let rates = baud.map_or_else(|| rates_to_try(&port.path), |baud| vec![baud]);
+            LinkedDevice::open_finding_rate("board", &port.path, &rates, Duration::from_secs(2)).map_or_else(
+                |error| format!("no knights build answered ({error})"),
+                |board| {
+                    let id = board.identity();
+                    format!(
+                        "a knights {:?} build: {} engines, boards up to {}x{}, {} MHz, {} baud; {}",
+                        board.problem(),
+                        id.engines,
+                        id.max_width,
+                        id.max_height,
+                        id.clock_hz as f64 / 1e6,
+                        id.baud,
+                        super::reports::which_build(id.build_id)
+                    )
+                },
+            )
         });
         listed.push((port, role, answer));
     }
@@ -245,6 +263,34 @@ pub fn doctor(format: ListFormat, out: &mut dyn Write) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The rates to try on the port at `path`, by the board it is (a port the
+/// system does not list, a pseudo-terminal say, is no known board's).
+fn rates_to_try(path: &str) -> Vec<u32> {
+    #[cfg(feature = "fpga")]
+    {
+        let port = SerialTransport::usb_ports().ok().and_then(|ports| ports.into_iter().find(|p| p.path == path));
+        knights::fpga::ports::rates_to_try(&port.map_or(PortRole::Unknown, |p| port_role(&p)))
+    }
+    #[cfg(not(feature = "fpga"))]
+    {
+        let _ = path;
+        knights::link::rates::try_order(&[], u64::MAX)
+    }
+}
+
+/// The baud rate of the board file's build `name` (the simulated board's
+/// line is modeled at it).
+#[cfg(feature = "sim")]
+fn build_baud(name: &str) -> Option<u64> {
+    #[cfg(feature = "fpga")]
+    return knights::fpga::boards::find(name).ok().map(|board| board.build.design.baud);
+    #[cfg(not(feature = "fpga"))]
+    {
+        let _ = name;
+        None
+    }
 }
 
 /// A port's line in `knights ports`.

@@ -10,6 +10,7 @@ use knights::fpga::bitstream::{self, BuildOptions, Emit};
 use knights::fpga::boards;
 use knights::fpga::build_report::{self, BUILD_ROOT};
 use knights::fpga::{Design, EngineKind, Features};
+use knights::link::rates;
 
 use super::args::{BuildArgs, ListFormat, VerilogArgs};
 use super::build_status::BuildStatus;
@@ -50,7 +51,13 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
         }
         design.clock_hz = (mhz * 1e6).round() as u64;
     }
-    design.baud = args.baud.map_or(design.baud, u64::from);
+    // A new clock without --baud: the fastest rate that clock divides well.
+    let clock_divides_badly = rates::unfit(design.clock_hz, design.baud, board.part.uart.max_baud).is_some();
+    design.baud = match (args.baud, rates::fastest(design.clock_hz, board.part.uart.max_baud)) {
+        (Some(baud), _) => u64::from(baud),
+        (None, Some(fastest)) if clock_divides_badly => u64::from(fastest),
+        (None, _) => design.baud,
+    };
     design.features.warnsdorff &= !args.no_warnsdorff;
     design.features.constellations = args.constellations.unwrap_or(design.features.constellations);
     if design.features.constellations && design.kind != EngineKind::Queens {

@@ -13,7 +13,6 @@ mod explain;
 mod fpga;
 mod progress;
 mod queens;
-#[cfg(any(feature = "sim", feature = "fpga"))]
 mod reports;
 mod search;
 mod selftest;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use knights::fpga::build_report::BuildReport;
+use knights::fpga::build_report::{BuildReport, BUILD_ROOT};
 
 /// The build directories under `root` that hold a report, in board order.
 #[cfg(feature = "fpga")]
@@ -22,6 +22,22 @@ pub fn existing_build_dirs(root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
+#[cfg_attr(not(any(feature = "sim", feature = "fpga")), allow(dead_code))]
 pub fn read_reports(dirs: &[PathBuf]) -> Result<Vec<BuildReport>> {
     dirs.iter().map(|dir| BuildReport::read(dir)).collect()
+}
+
+/// Which of this machine's builds (under `build/`) answers IDENTIFY with
+/// build id `id`: `build 1a2b3c4d, the build in build/icebreaker`.
+pub fn which_build(id: u32) -> String {
+    let mine: Vec<String> = existing_build_dirs(Path::new(BUILD_ROOT))
+        .into_iter()
+        .filter(|dir| BuildReport::read(dir).ok().and_then(|report| report.build_id) == Some(id))
+        .map(|dir| dir.display().to_string())
+        .collect();
+    if mine.is_empty() {
+        format!("build {id:08x}, none of this machine's builds in {BUILD_ROOT}/ (made elsewhere, or rebuilt since: knights flash)")
+    } else {
+        format!("build {id:08x}, the build in {}", mine.join(" and "))
+    }
 }

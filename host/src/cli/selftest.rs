@@ -28,9 +28,14 @@ pub fn selftest(device_args: &DeviceArgs, queens: bool, out: &mut dyn Write) -> 
         Problem::Tours => format!("knight's tours on boards up to {}", device.max_board()),
         Problem::Queens => format!("N-Queens up to N = {}", device.max_queens()),
     };
+    // A flashed board's build, among this machine's.
+    let build = match (device.name(), device.build_id()) {
+        ("board", Some(id)) => format!("; {}", super::reports::which_build(id)),
+        _ => String::new(),
+    };
     let mut steps: Vec<(&str, Step)> = vec![(
         "identify",
-        Ok(format!("{} answered in {:.2} s: {what}", device.name(), started.elapsed().as_secs_f64())),
+        Ok(format!("{} answered in {:.2} s: {what}{build}", device.name(), started.elapsed().as_secs_f64())),
     )];
     let never_stop = &mut |_: u64, _: u64| Flow::Continue;
     let cpu = &mut CpuDevice { threads: 1 };

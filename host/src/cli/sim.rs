@@ -21,12 +21,17 @@ use super::reports::{existing_build_dirs, read_reports};
 /// on stdout, until killed.
 #[cfg(unix)]
 pub fn serve(board: Option<&str>, out: &mut dyn Write) -> Result<()> {
-    let simulated = match board {
-        None => knights_sim::SimulatedBoard::new(),
-        Some(name) => super::device::simulated_board(knights::device::Problem::Tours, Some(name), None)?,
+    // The line at the build's rate, as the flashed board's would be.
+    let (simulated, line_baud) = match board {
+        None => (knights_sim::SimulatedBoard::new(), knights_sim::DESIGN.baud),
+        Some(name) => (
+            super::device::simulated_board(knights::device::Problem::Tours, Some(name), None)?,
+            knights::fpga::boards::find(name)?.build.design.baud,
+        ),
     };
     knights::link::transport::serve_simulated_board(
         simulated,
+        Some(line_baud as u32),
         &mut |path| {
             let _ = writeln!(out, "{path}");
             let _ = out.flush();

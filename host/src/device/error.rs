@@ -135,8 +135,6 @@ pub enum RequestError {
          constellations"
     )]
     UniqueCountOnly,
-    #[error("a unique count runs on one device (the host checks each solution against its images)")]
-    UniqueOnOneDevice,
     #[error("counting from constellations runs on one device (its jobs are made there)")]
     ConstellationsOnOneDevice,
     #[error(
@@ -212,6 +210,12 @@ pub enum LinkError {
          build's?"
     )]
     DirtyLine { device: String, errors: u32, last: ErrorCode },
+    #[error(
+        "no knights build answered IDENTIFY on {device} at any of {} baud: is the bitstream loaded (knights flash)? \
+         --baud names a build's rate",
+        tried.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    NoRate { device: String, tried: Vec<u32> },
     #[error(
         "{device} speaks protocol version {version}, this host {host}: flash a bitstream built from this version of \
          knights"
@@ -339,7 +343,6 @@ mod tests {
             RequestError::WrongProblem { device: device(), build: Problem::Tours, asked: Problem::Queens }.into(),
             RequestError::ConstellationsCountOnly { n: 3 }.into(),
             RequestError::UniqueCountOnly.into(),
-            RequestError::UniqueOnOneDevice.into(),
             RequestError::ConstellationsOnOneDevice.into(),
             RequestError::NoConstellations { device: device() }.into(),
             RequestError::NoPrefixJobs { device: "board" }.into(),

@@ -16,6 +16,11 @@ use serde::Serialize;
 pub trait Device {
     /// Short name as given to `--device`.
     fn name(&self) -> &'static str;
+
+    /// The build id a linked device's IDENTITY gave (none for the CPU).
+    fn build_id(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The problems a device's build can solve.
@@ -97,6 +102,9 @@ impl EngineFigures {
 pub struct LinkFigures {
     /// The device's clock, for engine time from cycles.
     pub clock_hz: u64,
+    /// The line's rate, for the link's time from its bytes: the port's, or
+    /// the simulated board's build's.
+    pub baud: u64,
     pub bytes_sent: u64,
     pub bytes_received: u64,
     /// Bytes the host dropped as line noise.
@@ -104,10 +112,27 @@ pub struct LinkFigures {
 }
 
 impl LinkFigures {
+    /// Seconds the bytes both ways take on the line at its rate (ten bits a
+    /// byte), as if none went while the engines searched: an upper bound.
+    pub fn line_seconds(&self) -> f64 {
+        knights_protocol::design::uart_seconds(self.bytes_sent + self.bytes_received, self.baud)
+    }
+
+    /// The traffic of two searches on the same device, one after the other.
+    pub fn plus(self, other: LinkFigures) -> LinkFigures {
+        LinkFigures {
+            bytes_sent: self.bytes_sent + other.bytes_sent,
+            bytes_received: self.bytes_received + other.bytes_received,
+            bytes_skipped: self.bytes_skipped + other.bytes_skipped,
+            ..self
+        }
+    }
+
     /// The traffic after `earlier` (taken from the same link).
     pub fn since(self, earlier: LinkFigures) -> LinkFigures {
         LinkFigures {
             clock_hz: self.clock_hz,
+            baud: self.baud,
             bytes_sent: self.bytes_sent - earlier.bytes_sent,
             bytes_received: self.bytes_received - earlier.bytes_received,
             bytes_skipped: self.bytes_skipped - earlier.bytes_skipped,
@@ -120,6 +145,45 @@ pub fn device_seconds(cycles: Option<u64>, link: Option<LinkFigures>) -> Option<
     match (cycles, link) {
         (Some(cycles), Some(link)) if link.clock_hz > 0 => Some(cycles as f64 / link.clock_hz as f64),
         _ => None,
+    }
+}
+
+/// A linked device's modeled time: the clocks its engines searched, and
+/// the link's bytes at the line's rate, added as if none went while the
+/// engines searched (an upper bound: progress frames and streamed results
+/// do overlap the search).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModeledTime {
+    pub engine_seconds: f64,
+    pub link_seconds: f64,
+    pub baud: u64,
+}
+
+impl ModeledTime {
+    pub fn of(cycles: Option<u64>, link: Option<LinkFigures>) -> Option<Self> {
+        let engine_seconds = device_seconds(cycles, link)?;
+        let link = link?;
+        Some(ModeledTime { engine_seconds, link_seconds: link.line_seconds(), baud: link.baud })
+    }
+
+    pub fn total_seconds(&self) -> f64 {
+        self.engine_seconds + self.link_seconds
+    }
+
+    /// The link's share of the total.
+    pub fn link_share(&self) -> f64 {
+        self.link_seconds / self.total_seconds().max(f64::MIN_POSITIVE)
+    }
+
+    /// `; the link adds 0.0123 s at 115200 baud: 0.0456 s modeled, 27.0% of it link`.
+    pub fn link_text(&self) -> String {
+        format!(
+            "; the link adds {:.4} s at {} baud: {:.4} s modeled, {:.1}% of it link",
+            self.link_seconds,
+            self.baud,
+            self.total_seconds(),
+            100.0 * self.link_share()
+        )
     }
 }
 

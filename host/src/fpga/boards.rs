@@ -14,6 +14,7 @@ use knights_model::tours::MoveOrder;
 
 use super::{Design, EngineKind, Features};
 use crate::device::error::UsageError;
+use crate::link::rates;
 
 /// The board files, as compiled into the binary.
 const BOARD_FILES: [(&str, &str); 4] = [
@@ -49,6 +50,9 @@ pub struct Uart {
     pub rx: String,
     /// FPGA output.
     pub tx: String,
+    /// The fastest rate the board's USB-UART bridge (or the adapter it
+    /// needs) makes: the bound on its builds' baud rates.
+    pub max_baud: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -240,6 +244,9 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                 flash: file.flash.clone(),
                 usb: file.usb.clone(),
             };
+            if let Some(why) = rates::unfit(entry.clock_hz, u64::from(entry.baud), part.uart.max_baud) {
+                bail!("build {:?}: {why}", entry.name);
+            }
             if entry.engine == EngineKind::Compact && !entry.warnsdorff {
                 bail!("build {:?}: compact engines always have Warnsdorff's order (leave out warnsdorff)", entry.name);
             }
@@ -297,7 +304,7 @@ pub fn builds_taking(board: BoardSize) -> Vec<String> {
 }
 
 /// A line of `knights boards`: a build, its part and what its bitstream holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Listing {
     pub board: String,
     pub part: String,
@@ -311,6 +318,10 @@ pub struct Listing {
     pub engines: u16,
     pub clock_hz: u64,
     pub baud: u64,
+    /// How far the build's divisor puts its rate off `baud`, in percent.
+    pub baud_error_percent: f64,
+    /// The fastest rate the board's bridge makes.
+    pub max_baud: u64,
     /// The move orders the engines take.
     pub orders: Vec<MoveOrder>,
 }
@@ -337,6 +348,8 @@ impl Listing {
             engines: design.engines,
             clock_hz: design.clock_hz,
             baud: design.baud,
+            baud_error_percent: rates::divisor_error(design.clock_hz, design.baud) * 100.0,
+            max_baud: board.part.uart.max_baud,
             orders,
         }
     }
@@ -361,7 +374,7 @@ pub fn table(listings: &[Listing]) -> String {
                 l.engine.to_string(),
                 l.engines.to_string(),
                 format!("{} MHz", l.clock_hz as f64 / 1e6),
-                l.baud.to_string(),
+                format!("{} ({:+.2}%)", l.baud, l.baud_error_percent),
                 if orders.is_empty() { "-".into() } else { orders.join(", ") },
             ]
         })
@@ -497,6 +510,22 @@ mod tests {
         let without = ulx3s_file().replacen("engine = \"compact\"", "engine = \"compact\"\nwarnsdorff = false", 1);
         let error = format!("{:#}", parse(&without).unwrap_err());
         assert!(error.contains("compact engines always have Warnsdorff's order"), "{error}");
+    }
+
+    #[test]
+    fn every_build_talks_at_the_fastest_rate_its_clock_and_bridge_allow() {
+        for board in all() {
+            let design = board.build.design;
+            let fastest = rates::fastest(design.clock_hz, board.part.uart.max_baud).map(u64::from);
+            assert_eq!(Some(design.baud), fastest, "{}: {} MHz", board.name, design.clock_hz as f64 / 1e6);
+        }
+        // A rate past the bridge, or one the clock divides badly, is refused.
+        let past = ulx3s_file().replacen("baud = 1_500_000", "baud = 6_000_000", 1);
+        let error = parse(&past).unwrap_err().to_string();
+        assert!(error.contains("past the board's USB bridge, which goes up to 3000000"), "{error}");
+        let off = ulx3s_file().replacen("baud = 1_500_000", "baud = 2_000_000", 1);
+        let error = parse(&off).unwrap_err().to_string();
+        assert!(error.contains("% off at 31.25 MHz"), "{error}");
     }
 
     #[test]

@@ -62,11 +62,7 @@ impl Measured {
     }
 }
 
-/// Seconds `bytes` take on a UART at `baud` (ten bits a byte: start, eight
-/// data bits, stop).
-pub fn uart_seconds(bytes: u64, baud: u64) -> f64 {
-    bytes as f64 * 10.0 / baud.max(1) as f64
-}
+pub use knights_protocol::design::uart_seconds;
 
 /// A finished build, as `build.json` keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,6 +108,10 @@ pub struct BuildReport {
     pub inputs_sha256: Option<String>,
     #[serde(default)]
     pub bitstream_sha256: Option<String>,
+    /// The build id its IDENTITY answers with (builds before protocol
+    /// version 6 have none).
+    #[serde(default)]
+    pub build_id: Option<u32>,
 }
 
 impl BuildReport {
@@ -285,6 +285,7 @@ mod tests {
             seconds: 60.0,
             inputs_sha256: None,
             bitstream_sha256: None,
+            build_id: None,
         };
         // Unmeasured, a build has no speed: no constant stands in for one.
         let table = markdown_table(std::slice::from_ref(&report));
@@ -355,6 +356,7 @@ mod tests {
             seconds: 1.0,
             inputs_sha256: None,
             bitstream_sha256: None,
+            build_id: None,
         };
         let mut json = serde_json::to_value(&report).unwrap();
         let fields = json.as_object_mut().unwrap();

@@ -8,6 +8,7 @@
 //! USB-serial adapter, as the OrangeCrab's UART needs) is taken only when it
 //! is the one port present, or named with `--port`.
 
+use crate::link::rates;
 use crate::link::transport::{PortRole, UsbSerial};
 
 use super::boards::{self, UsbBridge};
@@ -58,6 +59,25 @@ pub fn role(port: &UsbSerial) -> PortRole {
     role_among(&bridges(), port)
 }
 
+/// The rates to try on a port of `role`, in order: the rates of its board's
+/// builds (the board file's order), then the others its bridge makes; for a
+/// port of no known board, the rates of every board's builds, then the rest.
+pub fn rates_to_try(role: &PortRole) -> Vec<u32> {
+    let boards = boards::all();
+    let of_the_board: Vec<&boards::Board> = match role {
+        PortRole::Uart(name) => {
+            boards.iter().filter(|b| b.part.usb.as_ref().is_some_and(|usb| name.contains(&usb.name))).collect()
+        }
+        _ => Vec::new(),
+    };
+    let (builds, bridge_max) = match of_the_board.first() {
+        Some(board) => (of_the_board.clone(), board.part.uart.max_baud),
+        None => (boards.iter().collect(), rates::BRIDGE_RATES[0].into()),
+    };
+    let likely: Vec<u32> = builds.iter().map(|b| b.build.design.baud as u32).collect();
+    rates::try_order(&likely, bridge_max)
+}
+
 /// A port's line in `knights ports`: its path, identity and role.
 pub fn describe(port: &UsbSerial, role: &PortRole) -> String {
     let what = match role {
@@ -77,6 +97,21 @@ pub fn describe(port: &UsbSerial, role: &PortRole) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_s_port_is_tried_at_its_builds_rates_first_an_unknown_one_at_every_build_s() {
+        let icebreaker = rates_to_try(&PortRole::Uart("1BitSquared iCEBreaker".into()));
+        assert_eq!(icebreaker[..2], [1_500_000, 3_000_000], "{icebreaker:?}");
+        assert!(icebreaker.contains(&12_000_000) && icebreaker.contains(&115_200));
+        // The ULX3S's FT231X goes up to 3 Mbaud.
+        let ulx3s = rates_to_try(&PortRole::Uart("Radiona ULX3S".into()));
+        assert!(ulx3s.iter().all(|&b| b <= 3_000_000) && ulx3s[0] == 1_500_000, "{ulx3s:?}");
+        let unknown = rates_to_try(&PortRole::Unknown);
+        for board in boards::all() {
+            assert!(unknown.contains(&(board.build.design.baud as u32)), "{}", board.name);
+        }
+        assert!(unknown.contains(&115_200), "{unknown:?}");
+    }
     use crate::link::transport::{boards_uarts, choose_port};
 
     /// A port as Linux's sysfs reports it (what `serialport` reads).

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::proto::{code, Command, ErrorCode, Identity, Response};
-use super::transport::Transport;
+use super::transport::{SerialTransport, Transport};
 use super::Link;
 use crate::device::error::{DeviceError, LinkError, RequestError};
 use crate::device::{Device, EngineFigures, Problem, Report};
@@ -24,7 +24,14 @@ pub struct LinkedDevice<T: Transport> {
     split: Option<u8>,
     /// Engines to use; `None` uses all.
     engines: Option<u8>,
+    /// The rate the link's time is modeled at: the port's, or for the
+    /// simulated board the build's (its own fast UART is no board's).
+    line_baud: u64,
 }
+
+/// How long a rate is given to answer IDENTIFY when the host looks for the
+/// rate a board talks at (its answer takes 2 ms at 115,200 baud).
+const RATE_PROBE: Duration = Duration::from_millis(300);
 
 impl<T: Transport> LinkedDevice<T> {
     /// Connects and identifies the device; `name` is how `--device` calls it.
@@ -33,7 +40,19 @@ impl<T: Transport> LinkedDevice<T> {
     pub fn connect(name: &'static str, transport: T, timeout: Duration) -> Result<Self, DeviceError> {
         let mut link = Link::new(transport);
         let identity = link.identify(timeout)?;
-        let mut device = LinkedDevice { name, link, identity, timeout, split: None, engines: None };
+        Self::identified(name, link, identity, timeout)
+    }
+
+    /// The device on `link`, which answered IDENTIFY with `identity`, made
+    /// idle.
+    fn identified(
+        name: &'static str,
+        link: Link<T>,
+        identity: Identity,
+        timeout: Duration,
+    ) -> Result<Self, DeviceError> {
+        let line_baud = u64::from(identity.baud);
+        let mut device = LinkedDevice { name, link, identity, timeout, split: None, engines: None, line_baud };
         device.link.send(&Command::Status)?;
         loop {
             match device.next()? {
@@ -51,6 +70,12 @@ impl<T: Transport> LinkedDevice<T> {
 
     pub fn identity(&self) -> Identity {
         self.identity
+    }
+
+    /// Models the link's time at `baud` (the simulated board's build's rate,
+    /// not its fast simulated UART's).
+    pub fn set_line_baud(&mut self, baud: u64) {
+        self.line_baud = baud;
     }
 
     pub fn link(&mut self) -> &mut Link<T> {
@@ -111,6 +136,10 @@ impl<T: Transport> Device for LinkedDevice<T> {
     fn name(&self) -> &'static str {
         self.name
     }
+
+    fn build_id(&self) -> Option<u32> {
+        Some(self.identity.build_id)
+    }
 }
 
 /// Where a search's results go: tours or solutions, as their sinks take
@@ -152,7 +181,7 @@ impl<T: Transport> LinkedDevice<T> {
         prefix_items: usize,
         results: &mut dyn Results,
     ) -> Result<Report, DeviceError> {
-        let start = self.link.figures(0);
+        let start = self.link.figures(0, self.line_baud);
         let code = command.code();
         self.link.send(&command)?;
         // Answers to earlier commands may still be on the way; ours is the
@@ -212,7 +241,7 @@ impl<T: Transport> LinkedDevice<T> {
                             return Err(DeviceError::Link(LinkError::UnknownStatus { device: self.describe(), status }))
                         }
                     };
-                    let figures = self.link.figures(u64::from(self.identity.clock_hz)).since(start);
+                    let figures = self.link.figures(u64::from(self.identity.clock_hz), self.line_baud).since(start);
                     return Ok(Report {
                         found: counters.tours,
                         nodes: counters.nodes,
@@ -280,6 +309,38 @@ impl JobTags {
             ));
         }
         Ok(())
+    }
+}
+
+impl LinkedDevice<SerialTransport> {
+    /// Opens the port at `path` and finds the rate its board talks at:
+    /// IDENTIFY at each of `rates` in turn (the port's rate changed in place,
+    /// its control lines untouched), the first that answers kept. A port that
+    /// fails to open or vanishes is an error at once.
+    pub fn open_finding_rate(
+        name: &'static str,
+        path: &str,
+        rates: &[u32],
+        timeout: Duration,
+    ) -> Result<Self, DeviceError> {
+        let mut transport = SerialTransport::open(path, rates.first().copied().unwrap_or(115_200))?;
+        for &baud in rates {
+            transport.set_baud(baud)?;
+            let mut link = Link::new(transport);
+            match link.identify(RATE_PROBE) {
+                Ok(identity) => {
+                    let mut device = Self::identified(name, link, identity, timeout)?;
+                    device.set_line_baud(u64::from(baud));
+                    return Ok(device);
+                }
+                Err(DeviceError::Link(LinkError::Lost { device, direction, source })) => {
+                    return Err(DeviceError::Link(LinkError::Lost { device, direction, source }))
+                }
+                // Silence, ERROR frames or garbage: not this rate.
+                Err(_) => transport = link.into_transport(),
+            }
+        }
+        Err(DeviceError::Link(LinkError::NoRate { device: path.to_string(), tried: rates.to_vec() }))
     }
 }
 

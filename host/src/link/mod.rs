@@ -7,6 +7,7 @@
 
 pub mod linked;
 pub mod proto;
+pub mod rates;
 pub mod transport;
 
 use std::time::{Duration, Instant};
@@ -47,6 +48,11 @@ impl<T: Transport> Link<T> {
 
     pub fn transport(&mut self) -> &mut T {
         &mut self.transport
+    }
+
+    /// The transport back, the link's state dropped.
+    pub fn into_transport(self) -> T {
+        self.transport
     }
 
     pub fn send(&mut self, command: &Command) -> Result<(), DeviceError> {
@@ -144,9 +150,11 @@ impl<T: Transport> Link<T> {
         }
     }
 
-    pub fn figures(&self, clock_hz: u64) -> LinkFigures {
+    /// What crossed the link so far; its time is modeled at `baud`.
+    pub fn figures(&self, clock_hz: u64, baud: u64) -> LinkFigures {
         LinkFigures {
             clock_hz,
+            baud,
             bytes_sent: self.bytes_sent,
             bytes_received: self.bytes_received,
             bytes_skipped: self.decoder.skipped(),
@@ -197,7 +205,7 @@ mod tests {
         stray.extend(ack.encode());
         let mut link = Link::new(Bursts(vec![stray, vec![]].into()));
         assert_eq!(link.receive(Duration::from_secs(1)).unwrap(), Some(ack));
-        assert_eq!(link.figures(0).bytes_skipped, 3);
+        assert_eq!(link.figures(0, 0).bytes_skipped, 3);
         // A frame that never ends is no answer by the deadline, not a hang.
         let mut link = Link::new(Bursts(vec![bytes[..5].to_vec()].into()));
         assert_eq!(link.receive(Duration::ZERO).unwrap(), None);
@@ -224,6 +232,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            build_id: 0,
         };
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
         assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);

@@ -75,6 +75,10 @@ pub struct BoardQueens {
     pub fmax_mhz: f64,
     pub seconds: f64,
     pub speedup_one_core: f64,
+    /// The link's time at the build's rate: the bytes of the largest count
+    /// simulated (the command, its progress frames, the answer; a count's
+    /// frames do not grow with N), added to `seconds` in `speedup_one_core`.
+    pub link_seconds: f64,
     /// From constellations (a build with the generator), and against one
     /// core counting from constellations.
     pub constellations_seconds: Option<f64>,
@@ -178,6 +182,7 @@ pub fn run(
     // the same per node between the edges, counting from constellations.
     let mut per_search_figure = None;
     let mut constellations_figure = None;
+    let mut count_link_bytes = 0;
     let mut rows = Vec::new();
     for n in ns {
         log(&format!("{n}-queens: CPU, one core and {all_cores}"));
@@ -198,6 +203,7 @@ pub fn run(
             );
             let engines = on_sim.engines.expect("a simulated device reports its engines");
             let per_search = engines.engine_cycles as f64 / on_sim.nodes.max(1) as f64;
+            count_link_bytes = on_sim.link.map_or(0, |l| l.bytes_sent + l.bytes_received);
             log(&format!("{n}-queens: simulating from constellations"));
             let from_constellations = sim_constellations(sim, n, &cpu_constellations, answer.solution_count)?;
             constellations_figure = from_constellations.or(constellations_figure);
@@ -220,6 +226,7 @@ pub fn run(
             .filter_map(|b| {
                 let search_hz = f64::from(b.design.engines) * b.design.clock_hz as f64;
                 let seconds = stepped_nodes as f64 * per_search_figure? / search_hz;
+                let link_seconds = crate::fpga::build_report::uart_seconds(count_link_bytes, b.design.baud);
                 let constellations_seconds = constellations_figure
                     .filter(|_| b.design.features.constellations)
                     .map(|cycles| cpu_constellations.nodes as f64 * cycles / search_hz);
@@ -229,10 +236,11 @@ pub fn run(
                     clock_hz: b.design.clock_hz,
                     fmax_mhz: b.fmax_mhz,
                     seconds,
-                    speedup_one_core: cpu_one_core.seconds / seconds,
+                    speedup_one_core: cpu_one_core.seconds / (seconds + link_seconds),
+                    link_seconds,
                     constellations_seconds,
                     constellations_speedup_one_core: constellations_seconds
-                        .map(|modeled| cpu_constellations.seconds / modeled),
+                        .map(|modeled| cpu_constellations.seconds / (modeled + link_seconds)),
                 })
             })
             .collect();
@@ -297,13 +305,14 @@ pub fn text(rows: &[QueensRow]) -> String {
         for board in &row.boards {
             write!(
                 out,
-                "{}-queens on {} ({} searches at {:.2} MHz, Fmax {:.2}): {:.4} s modeled, {:.2}x one core",
+                "{}-queens on {} ({} searches at {:.2} MHz, Fmax {:.2}): {:.4} s modeled and {:.4} s of link, {:.2}x one core",
                 row.n,
                 board.board,
                 board.searches,
                 board.clock_hz as f64 / 1e6,
                 board.fmax_mhz,
                 board.seconds,
+                board.link_seconds,
                 board.speedup_one_core
             )
             .unwrap();

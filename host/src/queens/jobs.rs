@@ -17,19 +17,22 @@ use crate::jobs::{self, DeviceFailure, Job, JobResult, Kept, SharedCount, Tally}
 use crate::journal::jobs_of;
 
 /// What an N-Queens job counts: the solutions with the first rank's queen
-/// on files `from..to`.
+/// on files `from..to`, and with `unique`, those of them that are the least
+/// of their class (the device lists them all, the host judges each).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "problem", rename = "queens")]
 pub struct QueensTask {
     pub n: u8,
     pub from: u8,
     pub to: u8,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unique: bool,
 }
 
 impl QueensTask {
     /// The count of the solutions `spec` searches.
     pub fn of(spec: &QueensSpec) -> Self {
-        QueensTask { n: spec.n, from: spec.first_files.start, to: spec.first_files.end }
+        QueensTask { n: spec.n, from: spec.first_files.start, to: spec.first_files.end, unique: false }
     }
 
     /// The search it counts.
@@ -39,19 +42,25 @@ impl QueensTask {
 }
 
 /// An N-Queens count in words (a plan's, a journal's key).
-pub fn describe(n: u8, mirror: bool) -> String {
-    format!("{n}-queens solutions{}", if mirror { "" } else { ", whole tree" })
+pub fn describe(n: u8, mirror: bool, unique: bool) -> String {
+    format!(
+        "{n}-queens solutions{}{}",
+        if mirror { "" } else { ", whole tree" },
+        if unique { ", and the unique ones" } else { "" }
+    )
 }
 
 /// The jobs of an N-Queens count: one per file of the first rank's queen
 /// (the left half under the mirror, weighted 2, and an odd board's middle
 /// file, 1), so that several devices can share it.
-pub fn queens_jobs(n: u8, mirror: bool) -> Result<Vec<Job<QueensTask>>, QueensError> {
+/// A unique count's jobs list their solutions for the host to judge.
+pub fn queens_jobs(n: u8, mirror: bool, unique: bool) -> Result<Vec<Job<QueensTask>>, QueensError> {
     let mut jobs = Vec::new();
     for part in count_plan(n, mirror)? {
         for file in part.spec.first_files.clone() {
             let spec = QueensSpec::new(n, file..file + 1)?;
-            jobs.push(Job { id: jobs.len() as u32, weight: part.weight, task: QueensTask::of(&spec) });
+            let task = QueensTask { unique, ..QueensTask::of(&spec) };
+            jobs.push(Job { id: jobs.len() as u32, weight: part.weight, task });
         }
     }
     Ok(jobs)
@@ -67,13 +76,14 @@ pub fn run<D: QueensDevice + ?Sized>(
 ) -> Result<Option<JobResult>, DeviceError> {
     let started = Instant::now();
     let spec = job.task.spec().map_err(|e| RequestError::BadJob { id: job.id, reason: e.to_string() })?;
-    let answer = query::count_part(device, &spec, progress)?;
+    let answer = query::count_part(device, &spec, job.task.unique, progress)?;
     if answer.status == Status::Aborted {
         return Ok(None);
     }
     Ok(Some(JobResult {
         id: job.id,
         count: answer.solution_count,
+        unique: answer.unique_count,
         nodes: answer.nodes,
         cycles: answer.cycles,
         engine_seconds: answer.engine_seconds(),
@@ -125,19 +135,16 @@ pub fn count_shared(
     if query.constellations {
         return Err(DeviceError::Request(RequestError::ConstellationsOnOneDevice));
     }
-    if query.unique {
-        return Err(DeviceError::Request(RequestError::UniqueOnOneDevice));
-    }
     let device = first.name();
-    let plan = || (queens_jobs(query.n, query.mirror).expect("N was checked above"), 0);
-    let (jobs, _, journal) = jobs_of(journal, &describe(query.n, query.mirror), plan)?;
+    let plan = || (queens_jobs(query.n, query.mirror, query.unique).expect("N was checked above"), 0);
+    let (jobs, _, journal) = jobs_of(journal, &describe(query.n, query.mirror, query.unique), plan)?;
     let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let mut parts = Vec::new();
     for job in &jobs {
         let Some(result) = shared.results.get(&job.id) else {
             continue;
         };
-        let QueensTask { n, from, to } = job.task;
+        let QueensTask { n, from, to, .. } = job.task;
         let spec = QueensSpec::new(n, from..to).expect("planned parts are valid");
         parts.push(PartCount {
             part: WeightedPart { spec, weight: job.weight },
@@ -150,7 +157,9 @@ pub fn count_shared(
         device,
         solutions: Vec::new(),
         solution_count: shared.count(&jobs),
-        unique_count: None,
+        // The least of a class has its first queen on the mirror's side,
+        // which the jobs list once each: their unique counts add up.
+        unique_count: query.unique.then(|| shared.results.values().filter_map(|r| r.unique).sum()),
         nodes: shared.nodes(),
         status: shared.status,
         parts,
@@ -171,11 +180,11 @@ mod tests {
 
     #[test]
     fn the_jobs_are_the_first_queens_files_and_read_back_as_written() {
-        let queens = queens_jobs(9, true).unwrap();
+        let queens = queens_jobs(9, true, false).unwrap();
         // Files a to d twice, e (the middle) once.
-        assert_eq!((queens[4].weight, &queens[4].task), (1, &QueensTask { n: 9, from: 4, to: 5 }));
+        assert_eq!((queens[4].weight, &queens[4].task), (1, &QueensTask { n: 9, from: 4, to: 5, unique: false }));
         assert_eq!(queens.iter().map(|j| j.weight).collect::<Vec<_>>(), [2, 2, 2, 2, 1]);
-        assert_eq!(queens_jobs(6, false).unwrap().len(), 6);
+        assert_eq!(queens_jobs(6, false, false).unwrap().len(), 6);
         let text = serde_json::to_string(&queens[0]).unwrap();
         assert!(text.contains(r#""problem":"queens","n":9"#), "{text}");
         assert_eq!(serde_json::from_str::<Job<QueensTask>>(&text).unwrap(), queens[0]);
@@ -184,7 +193,7 @@ mod tests {
     #[test]
     fn several_devices_share_a_count_and_reach_the_published_total() {
         let cpus = (0..3).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn QueensDevice + Send>).collect();
-        let queens = queens_jobs(10, true).unwrap();
+        let queens = queens_jobs(10, true, false).unwrap();
         let shared = share(cpus, &queens, &|_| Flow::Continue).unwrap();
         // OEIS A000170: 724 solutions of 10 queens.
         assert_eq!(shared.count(&queens), 724);

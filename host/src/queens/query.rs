@@ -199,13 +199,15 @@ fn count_constellations<D: QueensDevice + ?Sized>(
 }
 
 /// Counts the solutions of one part of a board (`spec`'s first-rank files)
-/// on `device`: a job of a count that several devices share.
+/// on `device`, and with `unique` those that are the least of their class:
+/// a job of a count that several devices share.
 pub fn count_part<D: QueensDevice + ?Sized>(
     device: &mut D,
     spec: &QueensSpec,
+    unique: bool,
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
-    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: false, constellations: false, unique };
     check_query(device, &query)?;
     run_plan(device, query, vec![WeightedPart { spec: spec.clone(), weight: 1 }], progress)
 }
@@ -258,7 +260,10 @@ fn run_plan<D: QueensDevice + ?Sized>(
             engine_cycles: e.engine_cycles + answer.engines.map_or(0, |a| a.engine_cycles),
             ..e
         });
-        answer.link = report.link;
+        answer.link = match (answer.link, report.link) {
+            (Some(before), Some(part)) => Some(part.plus(before)),
+            (_, part) => part,
+        };
         answer.parts.push(PartCount { part, solutions: report.found, nodes: report.nodes });
         answer.status = report.status;
         if report.status == Status::Aborted {
@@ -346,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn a_unique_count_is_a_count_on_one_device() {
+    fn a_unique_count_is_a_count_of_every_solution() {
         let mut cpu = CpuDevice { threads: 1 };
         let first = QueensQuery { n: 6, goal: Goal::First(1), mirror: true, constellations: false, unique: true };
         assert!(matches!(
@@ -358,13 +363,22 @@ mod tests {
             run(&mut cpu, from_constellations, &mut |_, _| Flow::Continue),
             Err(DeviceError::Request(RequestError::UniqueCountOnly))
         ));
-        let devices: Vec<Box<dyn QueensDevice + Send>> =
-            vec![Box::new(CpuDevice { threads: 1 }), Box::new(CpuDevice { threads: 1 })];
-        let shared = QueensQuery { goal: Goal::CountAll, ..first };
-        assert!(matches!(
-            crate::queens::jobs::count_shared(devices, shared, &|_| Flow::Continue, None),
-            Err(DeviceError::Request(RequestError::UniqueOnOneDevice))
-        ));
+    }
+
+    #[test]
+    fn a_unique_count_shared_by_devices_is_the_one_device_count() {
+        for (n, mirror) in [(8, true), (9, true), (10, false)] {
+            let devices: Vec<Box<dyn QueensDevice + Send>> =
+                vec![Box::new(CpuDevice { threads: 1 }), Box::new(CpuDevice { threads: 1 })];
+            let query = QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: true };
+            let shared = crate::queens::jobs::count_shared(devices, query, &|_| Flow::Continue, None).unwrap();
+            let one = run(&mut CpuDevice { threads: 1 }, query, &mut |_, _| Flow::Continue).unwrap();
+            assert_eq!(
+                (shared.answer.solution_count, shared.answer.unique_count, shared.answer.nodes),
+                (one.solution_count, one.unique_count, one.nodes),
+                "N = {n}"
+            );
+        }
     }
 
     #[test]
@@ -424,6 +438,7 @@ mod lying_device {
             prune: false,
             queens: true,
             constellations: false,
+            build_id: 0,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };
         let queens = std::iter::once(Response::Ack { command: code::QUEENS }).chain(answer).collect();

@@ -6,6 +6,8 @@ use knights_model::board::file_name;
 use knights_model::{BoardSize, Goal, Square};
 use serde_json::{json, Value};
 
+use crate::device::ModeledTime;
+
 use super::query::QueensAnswer;
 use crate::render::{svg_board, svg_centre, SVG_CELL};
 
@@ -80,6 +82,9 @@ pub fn summary(answer: &QueensAnswer) -> String {
                 write!(line, " on {} searches (jobs of {} queens)", engines.working(), engines.split_level).unwrap();
             }
         }
+        if let Some(modeled) = ModeledTime::of(answer.cycles, answer.link) {
+            line.push_str(&modeled.link_text());
+        }
     }
     if answer.status == knights_model::Status::Aborted {
         line.push_str("; stopped before the search finished");
@@ -109,6 +114,7 @@ pub fn text(answer: &QueensAnswer) -> String {
 
 /// The N-Queens answer as one JSON object.
 pub fn json(answer: &QueensAnswer) -> Value {
+    let modeled = ModeledTime::of(answer.cycles, answer.link);
     let (mode, limit, solutions) = match answer.query.goal {
         Goal::First(k) => ("first", Some(k), json!(answer.solutions)),
         Goal::CountAll => ("count", None, json!(answer.solution_count)),
@@ -135,6 +141,10 @@ pub fn json(answer: &QueensAnswer) -> Value {
         "engine_cycles_per_node": answer.engines.map(|e| e.engine_cycles as f64 / answer.nodes.max(1) as f64),
         "clock_hz": answer.link.map(|l| l.clock_hz),
         "engine_seconds": answer.engine_seconds(),
+        "baud": modeled.map(|m| m.baud),
+        "link_seconds": modeled.map(|m| m.link_seconds),
+        "engine_and_link_seconds": modeled.map(|m| m.total_seconds()),
+        "link_share": modeled.map(|m| m.link_share()),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
         "resumed_parts": answer.resumed_parts,
     })

@@ -302,6 +302,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            build_id: 0,
         };
         let device = scripted(identity);
         let spec = SearchSpec {
@@ -338,6 +339,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            build_id: 0,
         };
         let device = scripted(identity);
         let squares = |names: &str| -> Vec<Square> { names.split(' ').map(|s| s.parse().unwrap()).collect() };

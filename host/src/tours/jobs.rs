@@ -155,6 +155,7 @@ pub fn run<D: TourDevice + ?Sized>(
     Ok(Some(JobResult {
         id: job.id,
         count,
+        unique: None,
         nodes,
         cycles,
         engine_seconds: seconds,

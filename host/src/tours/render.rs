@@ -7,6 +7,8 @@ use knights_model::tours::SearchSpec;
 use knights_model::{BoardSize, Goal, Square};
 use serde_json::{json, Value};
 
+use crate::device::ModeledTime;
+
 use super::query::Answer;
 use super::whole_board::WholeBoard;
 use crate::render::{svg_board, svg_centre};
@@ -88,6 +90,9 @@ pub fn summary(answer: &Answer) -> String {
             )
             .unwrap();
         }
+        if let Some(modeled) = ModeledTime::of(answer.cycles, answer.link) {
+            line.push_str(&modeled.link_text());
+        }
     }
     if let Some(shared) = answer.shared {
         let devices = if shared.devices == 1 { "1 device".to_string() } else { format!("{} devices", shared.devices) };
@@ -132,6 +137,7 @@ pub fn text(answer: &Answer) -> String {
 
 /// The answer as one JSON object.
 pub fn json(answer: &Answer) -> Value {
+    let modeled = ModeledTime::of(answer.cycles, answer.link);
     let spec = &answer.query.spec;
     let (mode, limit, tours) = match answer.query.goal {
         Goal::First(k) => {
@@ -171,6 +177,10 @@ pub fn json(answer: &Answer) -> Value {
         "clock_hz": answer.link.map(|l| l.clock_hz),
         "link_bytes_sent": answer.link.map(|l| l.bytes_sent),
         "link_bytes_received": answer.link.map(|l| l.bytes_received),
+        "baud": modeled.map(|m| m.baud),
+        "link_seconds": modeled.map(|m| m.link_seconds),
+        "engine_and_link_seconds": modeled.map(|m| m.total_seconds()),
+        "link_share": modeled.map(|m| m.link_share()),
         "elapsed_seconds": answer.elapsed.as_secs_f64(),
         "impossible": answer.impossible,
     })

@@ -28,6 +28,10 @@ pub const PAYLOAD_BITS: usize = 8 * length::SOLVE as usize;
 // Each byte goes in at the top (bit 136, in the logic below).
 const _: () = assert!(PAYLOAD_BITS == 144);
 
+/// Bits of the quiet-clock counter: a frame timeout (10 ms) under 2^24
+/// clocks, a clock up to 1.6 GHz.
+const QUIET_BITS: usize = 24;
+
 #[derive(LogicBlock)]
 pub struct CommandReceiver {
     pub clock: Signal<In, Clock>,
@@ -44,7 +48,7 @@ pub struct CommandReceiver {
     pub error_command: Signal<Out, Bits<8>>,
     /// High for one clock per bad frame.
     pub error_valid: Signal<Out, bool>,
-    timeout: Constant<Bits<32>>,
+    timeout: Constant<Bits<QUIET_BITS>>,
     sync: Constant<Bits<8>>,
     crc_init: Constant<Bits<16>>,
     cmd_identify: Constant<Bits<8>>,
@@ -65,7 +69,7 @@ pub struct CommandReceiver {
     payload_bits: DFF<Bits<PAYLOAD_BITS>>,
     crc: DFF<Bits<16>>,
     crc_low: DFF<Bits<8>>,
-    quiet: DFF<Bits<32>>,
+    quiet: DFF<Bits<QUIET_BITS>>,
     good: DFF<bool>,
     bad: DFF<bool>,
     code: DFF<Bits<8>>,
@@ -77,7 +81,7 @@ pub struct CommandReceiver {
 impl CommandReceiver {
     /// A receiver that drops a frame after `timeout` quiet clocks.
     pub fn new(timeout: u64) -> Self {
-        assert!(timeout > 0 && timeout < 1 << 32);
+        assert!(timeout > 0 && timeout < 1 << QUIET_BITS);
         CommandReceiver {
             clock: Default::default(),
             octet: Default::default(),

@@ -70,6 +70,8 @@ pub struct LinkSettings {
     pub frame_timeout: u64,
     /// A running search reports progress every `2^progress_log2` cycles.
     pub progress_log2: u32,
+    /// IDENTITY's build id (see `crate::verilog::accelerator_verilog`).
+    pub build_id: u32,
 }
 
 impl LinkSettings {
@@ -78,7 +80,7 @@ impl LinkSettings {
     /// back), progress comes about every half second.
     pub fn new(clock_hz: u64, baud: u64) -> Self {
         let progress_log2 = (clock_hz / 2).max(2).ilog2();
-        LinkSettings { clock_hz, baud, frame_timeout: clock_hz / 100, progress_log2 }
+        LinkSettings { clock_hz, baud, frame_timeout: clock_hz / 100, progress_log2, build_id: 0 }
     }
 
     /// The simulated board: a 12 MHz clock with the UART at 3 Mbaud (four
@@ -238,6 +240,7 @@ impl Platform {
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
         identity.push(build.features);
+        identity.extend_from_slice(&link.build_id.to_le_bytes());
         assert_eq!(identity.len(), usize::from(length::IDENTITY));
         Platform {
             clock: Default::default(),

@@ -6,6 +6,12 @@
 
 use rust_hdl::prelude::*;
 
+/// Bits of the bit timers: a bit lasts at most [`MAX_CLOCKS_PER_BIT`]
+/// clocks (115,200 baud up to a 471 MHz clock; every logic cell counts on
+/// the iCEBreaker's N-Queens build).
+const TIMER_BITS: usize = 12;
+pub const MAX_CLOCKS_PER_BIT: u64 = (1 << TIMER_BITS) - 1;
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug, LogicState)]
 pub enum ReceiverState {
     Idle,
@@ -26,13 +32,13 @@ pub struct UartReceiver {
     /// High for one clock when `data` holds a new byte. A byte whose stop
     /// bit is low (a framing error) is dropped.
     pub valid: Signal<Out, bool>,
-    clocks_per_bit: Constant<Bits<16>>,
-    half_bit: Constant<Bits<16>>,
+    clocks_per_bit: Constant<Bits<TIMER_BITS>>,
+    half_bit: Constant<Bits<TIMER_BITS>>,
     // Two-stage synchroniser of the inverted line.
     low_meta: DFF<bool>,
     low: DFF<bool>,
     state: DFF<ReceiverState>,
-    timer: DFF<Bits<16>>,
+    timer: DFF<Bits<TIMER_BITS>>,
     bit_count: DFF<Bits<4>>,
     shift: DFF<Bits<8>>,
     received: DFF<Bits<8>>,
@@ -41,7 +47,7 @@ pub struct UartReceiver {
 
 impl UartReceiver {
     pub fn new(clocks_per_bit: u64) -> Self {
-        assert!((4..1 << 16).contains(&clocks_per_bit), "a bit must last 4 to 65535 clocks");
+        assert!((4..=MAX_CLOCKS_PER_BIT).contains(&clocks_per_bit), "a bit must last 4 to {MAX_CLOCKS_PER_BIT} clocks");
         UartReceiver {
             clock: Default::default(),
             line: Default::default(),
@@ -141,9 +147,9 @@ pub struct UartTransmitter {
     pub ready: Signal<Out, bool>,
     /// The serial line to the host.
     pub line: Signal<Out, bool>,
-    clocks_per_bit: Constant<Bits<16>>,
+    clocks_per_bit: Constant<Bits<TIMER_BITS>>,
     state: DFF<TransmitterState>,
-    timer: DFF<Bits<16>>,
+    timer: DFF<Bits<TIMER_BITS>>,
     bits_left: DFF<Bits<4>>,
     // The frame's bits still to send (start, 8 data, stop), inverted.
     shift_low: DFF<Bits<10>>,
@@ -155,7 +161,7 @@ pub struct UartTransmitter {
 
 impl UartTransmitter {
     pub fn new(clocks_per_bit: u64) -> Self {
-        assert!((4..1 << 16).contains(&clocks_per_bit), "a bit must last 4 to 65535 clocks");
+        assert!((4..=MAX_CLOCKS_PER_BIT).contains(&clocks_per_bit), "a bit must last 4 to {MAX_CLOCKS_PER_BIT} clocks");
         UartTransmitter {
             clock: Default::default(),
             data: Default::default(),

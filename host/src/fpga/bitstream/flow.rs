@@ -28,11 +28,15 @@ struct Inputs {
     nextpnr_args: Vec<String>,
     tools: Vec<String>,
     digest: String,
+    /// IDENTITY's build id of the accelerator.
+    build_id: u32,
 }
 
 impl Inputs {
     fn of(board: &Board, options: &BuildOptions, design: &Design, plan: &ClockPlan) -> Self {
-        let rtl = knights_rtl::verilog::accelerator_verilog(design).expect("size checked above");
+        let link = knights_rtl::platform::LinkSettings::new(design.clock_hz, design.baud);
+        let (rtl, build_id) =
+            knights_rtl::verilog::named_accelerator_verilog(design, link).expect("size checked above");
         let tools = tools(board.part.family);
         let synth = match board.part.family {
             // ABC9 maps the iCE40 designs to ~2% fewer LUTs (the iCEBreaker's
@@ -71,6 +75,7 @@ impl Inputs {
             nextpnr_args: args,
             tools: [tools.yosys, tools.nextpnr, tools.pack].iter().map(|t| tool_version(t)).collect(),
             digest: String::new(),
+            build_id,
         };
         let mut hash = Sha256::new();
         for part in [&inputs.accelerator, &inputs.wrapper, &inputs.constraints, &inputs.yosys_script] {
@@ -273,6 +278,7 @@ pub fn build(board: &Board, options: &BuildOptions, watch: &mut dyn Watch) -> Re
         tools: inputs.tools,
         seconds: started.elapsed().as_secs_f64(),
         inputs_sha256: Some(inputs.digest),
+        build_id: Some(inputs.build_id),
     };
     report.write(dir)?;
     Ok(report)

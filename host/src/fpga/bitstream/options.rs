@@ -9,6 +9,7 @@ use crate::device::error::UsageError;
 use crate::fpga::boards::{Board, Build, Family};
 use crate::fpga::build_report::{mhz, BUILD_ROOT};
 use crate::fpga::EngineKind;
+use crate::link::rates;
 
 /// What to build for a board, and where; [`BuildOptions::for_board`] gives
 /// its defaults. The design's clock is what the build asks for: a PLL makes
@@ -98,7 +99,13 @@ pub fn check(board: &Board, options: &BuildOptions) -> Result<ClockPlan, UsageEr
     check_engines(design.engines)?;
     check_size(design.kind, design.max_width, design.max_height)?;
     check_baud(design.clock_hz, design.baud)?;
-    ClockPlan::new(board, design.clock_hz)
+    let plan = ClockPlan::new(board, design.clock_hz)?;
+    if let Some(why) = rates::unfit(design.clock_hz, design.baud, board.part.uart.max_baud) {
+        let fastest = rates::fastest(design.clock_hz, board.part.uart.max_baud)
+            .map_or_else(|| "none of the bridge's rates fits this clock".into(), |b| format!("{b} fits"));
+        return Err(UsageError(format!("--baud {}: {why} ({fastest})", design.baud)));
+    }
+    Ok(plan)
 }
 
 pub(super) fn check_engines(engines: u16) -> Result<(), UsageError> {
@@ -154,6 +161,14 @@ pub(super) fn check_compact_size(max_width: u16, max_height: u16) -> Result<(), 
 }
 
 pub(super) fn check_baud(clock_hz: u64, baud: u64) -> Result<(), UsageError> {
+    let most = knights_rtl::platform::uart::MAX_CLOCKS_PER_BIT;
+    if baud > 0 && rates::clocks_per_bit(clock_hz, baud) > most {
+        return Err(UsageError(format!(
+            "{baud} baud: the UART counts at most {most} clocks a bit ({} baud at least at {} MHz)",
+            clock_hz.div_ceil(most),
+            mhz(clock_hz as f64)
+        )));
+    }
     if baud == 0 || clock_hz / baud < 4 {
         return Err(UsageError(format!(
             "{baud} baud: the UART needs at least four clocks per bit ({} baud at most at {} MHz)",
@@ -191,6 +206,11 @@ mod tests {
         assert!(error.0.contains("1 to 128 engines"), "{error}");
         let error = with(Design { baud: 10_000_000, ..design }).unwrap_err();
         assert!(error.0.contains("four clocks per bit"), "{error}");
+        let error = with(Design { baud: 4_800, ..design }).unwrap_err();
+        assert!(error.0.contains("at most 4095 clocks a bit"), "{error}");
+        // The Alchitry Cu's 37.5 MHz: 3 Mbaud is 12.5 clocks a bit, 4% off.
+        let error = with(Design { baud: 3_000_000, ..design }).unwrap_err();
+        assert!(error.0.contains("--baud 3000000") && error.0.contains("(1500000 fits)"), "{error}");
     }
 
     #[test]

@@ -24,6 +24,16 @@ impl SerialTransport {
         Ok(SerialTransport { port, path: path.to_string(), baud })
     }
 
+    /// Changes the port's rate in place (reopening would toggle DTR and
+    /// RTS on some systems).
+    pub fn set_baud(&mut self, baud: u32) -> Result<(), DeviceError> {
+        self.port
+            .set_baud_rate(baud)
+            .map_err(|source| DeviceError::Port(PortError::OpenPort { path: self.path.clone(), source }))?;
+        self.baud = baud;
+        Ok(())
+    }
+
     /// The USB serial ports present, with their USB identities.
     pub fn usb_ports() -> Result<Vec<UsbSerial>, DeviceError> {
         let ports = serialport::available_ports().map_err(PortError::ListPorts)?;

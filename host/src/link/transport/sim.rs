@@ -87,10 +87,14 @@ impl Transport for SimTransport {
 
 /// Serves `board` on a pseudo-terminal until `keep_going` says stop: what
 /// the host writes to the terminal goes to the board's UART and back.
-/// `on_ready` gets the terminal's path once it can be opened.
+/// `on_ready` gets the terminal's path once it can be opened. With a
+/// `line_baud`, the board talks at that rate as a real one does: while the
+/// host's side of the terminal is set to another rate, every byte either
+/// way arrives mangled, as a UART misreads a line at the wrong rate.
 #[cfg(unix)]
 pub fn serve_simulated_board(
     mut board: SimulatedBoard,
+    line_baud: Option<u32>,
     on_ready: &mut dyn FnMut(&str),
     keep_going: &dyn Fn() -> bool,
 ) -> Result<(), DeviceError> {
@@ -115,6 +119,9 @@ pub fn serve_simulated_board(
         master.set_timeout(wait).map_err(|e| pty_failed("set the timeout of")(io::Error::from(e)))?;
         match master.read(&mut input) {
             Ok(n) if n > 0 => {
+                if !at_line_rate(&master, line_baud) {
+                    input[..n].iter_mut().for_each(misread);
+                }
                 board.write(&input[..n]);
                 since_input = 0;
             }
@@ -134,11 +141,29 @@ pub fn serve_simulated_board(
             // over two reads must not look truncated to the device.
             since_input = since_input.saturating_add(board.run(1 << 13, &mut output, 1 << 16));
             if !output.is_empty() {
+                if !at_line_rate(&master, line_baud) {
+                    output.iter_mut().for_each(misread);
+                }
                 master.write_all(&output).map_err(pty_failed("write to"))?;
             }
         }
     }
     Ok(())
+}
+
+/// Whether the host's side of the terminal is set to the board's rate (a
+/// terminal that cannot say is taken to be).
+#[cfg(unix)]
+fn at_line_rate(master: &serialport::TTYPort, line_baud: Option<u32>) -> bool {
+    use serialport::SerialPort;
+    line_baud.is_none_or(|baud| master.baud_rate().map_or(true, |set| set == baud))
+}
+
+/// A byte as a UART at the wrong rate reads it: bits shifted and mixed, so
+/// frames and CRCs break.
+#[cfg(unix)]
+fn misread(byte: &mut u8) {
+    *byte = byte.rotate_left(3) ^ 0xA5;
 }
 
 /// The error for failing to `action` the pseudo-terminal.
