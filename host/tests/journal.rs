@@ -46,6 +46,15 @@ fn wait_for_results(count: &mut Child, journal: &Path, results: usize) {
     }
 }
 
+/// Leaves the journal as a crash after `results` results does: those, and
+/// the next one torn mid-write.
+fn crash_after(journal: &Path, results: usize) {
+    let text = std::fs::read_to_string(journal).unwrap();
+    let kept: Vec<&str> = text.lines().take(1 + results).collect();
+    let torn = &text.lines().nth(1 + results).unwrap()[..20];
+    std::fs::write(journal, format!("{}\n{torn}", kept.join("\n"))).unwrap();
+}
+
 /// Every job of the journal has one result, and there are no others.
 fn each_job_once(journal: &Path) {
     let lines = lines(journal);
@@ -117,9 +126,7 @@ fn a_queens_count_resumes_from_a_crashed_journal_and_refuses_another_counts() {
     each_job_once(&journal);
 
     // What a crash after three jobs leaves: three results and a torn one.
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let kept: Vec<&str> = text.lines().take(4).collect();
-    std::fs::write(&journal, format!("{}\n{}", kept.join("\n"), &text.lines().nth(4).unwrap()[..20])).unwrap();
+    crash_after(&journal, 3);
     let resumed = json(&knights(&count).output().unwrap());
     assert_eq!(
         (resumed["solution_count"].as_u64(), &resumed["nodes"], &resumed["status"]),
@@ -153,9 +160,7 @@ fn a_unique_count_shared_by_three_boards_resumes_from_its_journal() {
     assert_eq!(jobs, 6, "a job per file of the mirror's side");
 
     // A crash after two jobs: the rest are counted again, the two are not.
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let kept: Vec<&str> = text.lines().take(3).collect();
-    std::fs::write(&journal, format!("{}\n{}", kept.join("\n"), &text.lines().nth(3).unwrap()[..20])).unwrap();
+    crash_after(&journal, 2);
     let resumed = json(&knights(&count).output().unwrap());
     assert_eq!(
         (resumed["solution_count"].as_u64(), resumed["unique_count"].as_u64(), &resumed["nodes"]),

@@ -147,17 +147,12 @@ pub struct Design {
 impl Design {
     /// Clocks per UART bit: the bit time rounded to whole clocks.
     pub const fn clocks_per_bit(&self) -> u64 {
-        (self.clock_hz + self.baud / 2) / self.baud
+        clocks_per_bit(self.clock_hz, self.baud)
     }
+}
 
-    /// The rate the rounded bit time gives.
-    pub const fn actual_baud(&self) -> u64 {
-        self.clock_hz / self.clocks_per_bit()
-    }
-
-    /// How far the build's own rate is off its nominal one, as a fraction
-    /// (positive: fast).
-    pub fn baud_error(&self) -> f64 {
-        self.actual_baud() as f64 / self.baud as f64 - 1.0
-    }
+/// Clocks per UART bit at `clock_hz` for `baud`: the bit time rounded to
+/// whole clocks, as a build's UART counts it.
+pub const fn clocks_per_bit(clock_hz: u64, baud: u64) -> u64 {
+    (clock_hz + baud / 2) / baud
 }

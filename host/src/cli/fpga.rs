@@ -52,11 +52,13 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
         design.clock_hz = (mhz * 1e6).round() as u64;
     }
     // A new clock without --baud: the fastest rate that clock divides well.
-    let clock_divides_badly = rates::unfit(design.clock_hz, design.baud, board.part.uart.max_baud).is_some();
-    design.baud = match (args.baud, rates::fastest(design.clock_hz, board.part.uart.max_baud)) {
-        (Some(baud), _) => u64::from(baud),
-        (None, Some(fastest)) if clock_divides_badly => u64::from(fastest),
-        (None, _) => design.baud,
+    let max_baud = board.part.uart.max_baud;
+    design.baud = match args.baud {
+        Some(baud) => u64::from(baud),
+        None if rates::unfit(design.clock_hz, design.baud, max_baud).is_some() => {
+            rates::fastest(design.clock_hz, max_baud).map_or(design.baud, u64::from)
+        }
+        None => design.baud,
     };
     design.features.warnsdorff &= !args.no_warnsdorff;
     design.features.constellations = args.constellations.unwrap_or(design.features.constellations);

@@ -70,8 +70,8 @@ pub fn rates_to_try(role: &PortRole) -> Vec<u32> {
         }
         _ => Vec::new(),
     };
-    let (builds, bridge_max) = match of_the_board.first() {
-        Some(board) => (of_the_board.clone(), board.part.uart.max_baud),
+    let (builds, bridge_max) = match of_the_board.first().map(|board| board.part.uart.max_baud) {
+        Some(bridge_max) => (of_the_board, bridge_max),
         None => (boards.iter().collect(), rates::BRIDGE_RATES[0].into()),
     };
     let likely: Vec<u32> = builds.iter().map(|b| b.build.design.baud as u32).collect();

@@ -333,9 +333,7 @@ impl LinkedDevice<SerialTransport> {
                     device.set_line_baud(u64::from(baud));
                     return Ok(device);
                 }
-                Err(DeviceError::Link(LinkError::Lost { device, direction, source })) => {
-                    return Err(DeviceError::Link(LinkError::Lost { device, direction, source }))
-                }
+                Err(lost @ DeviceError::Link(LinkError::Lost { .. })) => return Err(lost),
                 // Silence, ERROR frames or garbage: not this rate.
                 Err(_) => transport = link.into_transport(),
             }

@@ -25,9 +25,10 @@ pub const MIN_CLOCKS_PER_BIT: u64 = 8;
 /// The most a build's divisor may put its rate off the nominal one.
 pub const MAX_DIVISOR_ERROR: f64 = 0.01;
 
-/// Clocks a bit at `clock_hz` for `baud` (rounded, as the build does).
+/// Clocks a bit at `clock_hz` for `baud` (rounded, as the build does; a
+/// rate of 0 is taken as 1, for the error it makes).
 pub fn clocks_per_bit(clock_hz: u64, baud: u64) -> u64 {
-    (clock_hz + baud / 2) / baud.max(1)
+    knights_protocol::design::clocks_per_bit(clock_hz, baud.max(1))
 }
 
 /// How far a build at `clock_hz` puts `baud` off, as a fraction (positive:

@@ -91,7 +91,7 @@ impl LinkSettings {
 
     /// Clocks per UART bit.
     pub fn clocks_per_bit(&self) -> u64 {
-        (self.clock_hz + self.baud / 2) / self.baud
+        knights_protocol::design::clocks_per_bit(self.clock_hz, self.baud)
     }
 
     /// The baud rate the rounded bit time gives.
