@@ -54,6 +54,14 @@ fn each_board_is_sane() {
                 );
                 assert!(area <= 256, "{}: tours are sent a byte per square", board.name);
             }
+            EngineKind::Interleaved => {
+                assert!(
+                    knights_rtl::verilog::INTERLEAVED_AREAS.contains(&area),
+                    "{}: no interleaved engine for {area} squares",
+                    board.name
+                );
+                assert!(board.build.design.engines >= 2, "{}: a walker and a worker at least", board.name);
+            }
             EngineKind::Compact => {
                 let (width, height) =
                     (usize::from(board.build.design.max_width), usize::from(board.build.design.max_height));

@@ -467,7 +467,7 @@ fn boards_are_listed_and_flash_prints_its_command() {
     assert_eq!((six["max_width"].as_u64(), six["clock_hz"].as_u64()), (Some(6), Some(37_500_000)));
     assert_eq!(six["orders"], serde_json::json!(["fixed"]));
     assert!(
-        listed.iter().all(|b| ["wide", "compact", "queens"].iter().any(|kind| b["engine"] == *kind)),
+        listed.iter().all(|b| ["wide", "compact", "queens", "interleaved"].iter().any(|kind| b["engine"] == *kind)),
         "every build names its engine kind"
     );
     let queens = listed.iter().find(|b| b["board"] == "icebreaker-queens").unwrap();

@@ -205,9 +205,25 @@ pub struct Identity {
     pub queens: bool,
     /// The N-Queens build counts from constellations.
     pub constellations: bool,
+    /// The engines are interleaved, five searches each (see
+    /// [`Identity::searches`]); they count, and take no first-K search.
+    pub interleaved: bool,
     /// Names the design: the first four bytes of the SHA-256 of its
     /// Verilog as emitted with this field 0 (`knights_rtl::verilog`).
     pub build_id: u32,
+}
+
+impl Identity {
+    /// Searches that run at once when a search is split over `engines` of
+    /// the build's engines: an interleaved engine runs
+    /// [`crate::design::INTERLEAVED_SEARCHES`].
+    pub fn searches(&self, engines: u8) -> u16 {
+        if self.interleaved {
+            u16::from(engines) * crate::design::INTERLEAVED_SEARCHES
+        } else {
+            u16::from(engines)
+        }
+    }
 }
 
 /// Search counters in PROGRESS and DONE.
@@ -374,6 +390,7 @@ impl Response {
                 prune: payload[12] & feature::PRUNE != 0,
                 queens: payload[12] & feature::QUEENS != 0,
                 constellations: payload[12] & feature::CONSTELLATIONS != 0,
+                interleaved: payload[12] & feature::INTERLEAVED != 0,
                 build_id: u32::from_le_bytes(payload[13..17].try_into().unwrap()),
             }),
             response::ACK if length == usize::from(length::ACK) => Response::Ack { command: payload[0] },
@@ -414,7 +431,8 @@ impl Response {
                     (u8::from(id.warnsdorff) * feature::WARNSDORFF)
                         | (u8::from(id.prune) * feature::PRUNE)
                         | (u8::from(id.queens) * feature::QUEENS)
-                        | (u8::from(id.constellations) * feature::CONSTELLATIONS),
+                        | (u8::from(id.constellations) * feature::CONSTELLATIONS)
+                        | (u8::from(id.interleaved) * feature::INTERLEAVED),
                 );
                 payload.extend_from_slice(&id.build_id.to_le_bytes());
                 frame(response::IDENTITY, &payload)

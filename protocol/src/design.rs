@@ -5,6 +5,10 @@
 use core::fmt;
 use core::str::FromStr;
 
+/// Searches an interleaved engine runs at once (one in each stage of its
+/// ring; `rtl/src/tours/interleaved`).
+pub const INTERLEAVED_SEARCHES: u16 = 5;
+
 /// The kind of engine a build's accelerator is made of; each kind has its
 /// own RTL behind the same platform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,11 +27,17 @@ pub enum EngineKind {
     /// by two searches in turn (each an engine); its largest N is the
     /// build's `max_width` (and `max_height`).
     Queens,
+    /// Knight's-tour counts on interleaved engines (`rtl/src/tours/interleaved`):
+    /// five searches share each engine's pipelined data path, a step every
+    /// clock at a clock several times the wide engine's; engine 0 walks the
+    /// levels above the jobs. It counts only (no first-K).
+    Interleaved,
 }
 
 impl EngineKind {
     /// Every kind, in the order the tools list them.
-    pub const ALL: [EngineKind; 3] = [EngineKind::Wide, EngineKind::Compact, EngineKind::Queens];
+    pub const ALL: [EngineKind; 4] =
+        [EngineKind::Wide, EngineKind::Compact, EngineKind::Queens, EngineKind::Interleaved];
 
     /// The kind's name, as board files, build reports and the CLI give it.
     pub const fn name(self) -> &'static str {
@@ -35,6 +45,7 @@ impl EngineKind {
             EngineKind::Wide => "wide",
             EngineKind::Compact => "compact",
             EngineKind::Queens => "queens",
+            EngineKind::Interleaved => "interleaved",
         }
     }
 
@@ -44,6 +55,7 @@ impl EngineKind {
             EngineKind::Wide => 0,
             EngineKind::Compact => 1,
             EngineKind::Queens => 2,
+            EngineKind::Interleaved => 3,
         }
     }
 

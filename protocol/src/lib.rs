@@ -104,6 +104,10 @@ pub mod feature {
     /// The N-Queens build counts from constellations (QUEENS's flag
     /// `CONSTELLATIONS`).
     pub const CONSTELLATIONS: u8 = 8;
+    /// The engines are interleaved, of
+    /// [`crate::design::INTERLEAVED_SEARCHES`] searches each: they count,
+    /// and refuse a first-K search.
+    pub const INTERLEAVED: u8 = 16;
 }
 
 /// How a search ended (DONE's status byte).

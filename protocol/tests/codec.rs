@@ -20,7 +20,7 @@ fn counters() -> impl Strategy<Value = Counters> {
 
 fn response() -> impl Strategy<Value = Response> {
     prop_oneof![
-        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 4]>(), any::<u32>()).prop_map(
+        (any::<[u8; 4]>(), any::<u32>(), any::<u32>(), any::<[bool; 5]>(), any::<u32>()).prop_map(
             |(b, clock_hz, baud, features, build_id)| {
                 Response::Identity(Identity {
                     version: b[0],
@@ -33,6 +33,7 @@ fn response() -> impl Strategy<Value = Response> {
                     prune: features[1],
                     queens: features[2],
                     constellations: features[3],
+                    interleaved: features[4],
                     build_id,
                 })
             }

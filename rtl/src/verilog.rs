@@ -9,6 +9,8 @@ use crate::queens::bank::QueensBank;
 use crate::tours::common::geometry::Geometry;
 use crate::tours::compact::bank::CompactBank;
 use crate::tours::compact::CompactWidths;
+use crate::tours::interleaved::bank::InterleavedBank;
+use crate::tours::interleaved::Interleaved;
 use crate::tours::wide::bank::WideBank;
 use crate::tours::wide::Engine;
 
@@ -40,6 +42,22 @@ pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
         };
     }
     for_area!(max_width * max_height, engine)
+}
+
+/// One interleaved engine's Verilog (top module `top`: the ring, its
+/// settings and job inputs and its counts) for boards up to `max_width` ×
+/// `max_height`, or `None` when that area has no instance (see
+/// [`INTERLEAVED_AREAS`]).
+pub fn interleaved_engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
+    let verilog = match max_width * max_height {
+        25 => emit(Interleaved::<25, 5, 8>::new(max_width, max_height)),
+        30 => emit(Interleaved::<30, 5, 8>::new(max_width, max_height)),
+        36 => emit(Interleaved::<36, 6, 9>::new(max_width, max_height)),
+        48 => emit(Interleaved::<48, 6, 9>::new(max_width, max_height)),
+        64 => emit(Interleaved::<64, 6, 9>::new(max_width, max_height)),
+        _ => return None,
+    };
+    Some(with_memory_attributes(&verilog, "$stack", "no_rw_check"))
 }
 
 /// A build's accelerator as Verilog (top module `top`: UART pins, LEDs and
@@ -86,7 +104,41 @@ fn accelerator_verilog_named(design: &Design, link: LinkSettings) -> Option<Stri
             queens_accelerator_verilog(width, engines, link, design.features.constellations)
         }
         EngineKind::Queens => None,
+        EngineKind::Interleaved => interleaved_accelerator_verilog(width, height, engines, link),
     }
+}
+
+/// Board areas with an interleaved engine instance.
+pub const INTERLEAVED_AREAS: [usize; 5] = [25, 30, 36, 48, 64];
+
+/// The interleaved accelerator for boards up to `max_width` × `max_height`,
+/// or `None` when that area has no instance (see [`INTERLEAVED_AREAS`]).
+fn interleaved_accelerator_verilog(
+    max_width: usize,
+    max_height: usize,
+    engines: usize,
+    link: LinkSettings,
+) -> Option<String> {
+    macro_rules! accelerator {
+        ($squares:literal, $bits:literal, $address_bits:literal) => {
+            emit(Accelerator::new(
+                InterleavedBank::<$squares, $bits, $address_bits>::new(max_width, max_height, engines),
+                link,
+            ))
+        };
+    }
+    let verilog = match max_width * max_height {
+        25 => accelerator!(25, 5, 8),
+        30 => accelerator!(30, 5, 8),
+        36 => accelerator!(36, 6, 9),
+        48 => accelerator!(48, 6, 9),
+        64 => accelerator!(64, 6, 9),
+        _ => return None,
+    };
+    // A ring never reads the stack entry it writes in the same clock (the
+    // two are different searches'; a search's own entry written just before
+    // its read is forwarded by the ring itself).
+    Some(with_memory_attributes(&verilog, "$ring$stack", "no_rw_check"))
 }
 
 /// The wide accelerator for boards up to `max_width` × `max_height`.

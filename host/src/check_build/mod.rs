@@ -188,6 +188,7 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
         prune: !queens,
         queens,
         constellations: queens && build.design.features.constellations,
+        interleaved: build.design.kind == crate::fpga::EngineKind::Interleaved,
         // A report from before build ids has none to hold the netlist to.
         build_id: build.build_id.unwrap_or(seen.build_id),
     };

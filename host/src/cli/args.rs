@@ -408,8 +408,8 @@ pub struct VerilogArgs {
     /// 5x5 to 40x40; queens: N×N).
     #[arg(long, value_name = "N|WxH")]
     pub size: BoardSize,
-    /// The engine kind: wide, compact or queens.
-    #[arg(long, default_value = "wide", value_name = "KIND", value_parser = ["wide", "compact", "queens"])]
+    /// The engine kind: wide, compact, queens or interleaved.
+    #[arg(long, default_value = "wide", value_name = "KIND", value_parser = ["wide", "compact", "queens", "interleaved"])]
     pub engine: String,
     /// Engines in the accelerator.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -426,9 +426,10 @@ pub struct VerilogArgs {
     /// N-Queens: build in the generator of constellation jobs.
     #[arg(long)]
     pub constellations: bool,
-    /// Only one bare engine, without the link (to measure an engine's
-    /// resources, as scripts/engine-resources.sh does).
-    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff", "constellations", "engine"])]
+    /// Only one bare engine (wide or interleaved), without the link (to
+    /// measure an engine's resources and clock, as
+    /// scripts/engine-resources.sh and scripts/engine-timing.sh do).
+    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff", "constellations"])]
     pub engine_only: bool,
 }
 

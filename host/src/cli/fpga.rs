@@ -86,11 +86,12 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
 /// `knights verilog`: the accelerator's or one engine's Verilog.
 pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
     let (max_width, max_height) = (args.size.width, args.size.height);
+    let kind = args.engine.parse().expect("clap takes only the kinds' names");
     let emit = if args.engine_only {
-        Emit::Engine { max_width, max_height }
+        Emit::Engine { kind, max_width, max_height }
     } else {
         Emit::Accelerator(Design {
-            kind: args.engine.parse().expect("clap takes only the kinds' names"),
+            kind,
             max_width,
             max_height,
             engines: args.engines,

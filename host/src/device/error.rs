@@ -128,6 +128,11 @@ pub enum RequestError {
     QueensTooLarge { n: u8, device: &'static str, max: u8 },
     #[error("N must be at least 1")]
     NoQueens,
+    #[error(
+        "{device} runs interleaved engines, which count: a first-K search needs a build of wide or compact engines \
+         (e.g. --board ulx3s-85f), or count with `knights count`"
+    )]
+    CountsOnly { device: String },
     #[error("counting from constellations takes a count of N >= 4, not N = {n} or a first-K search")]
     ConstellationsCountOnly { n: u8 },
     #[error(

@@ -70,6 +70,15 @@ pub fn default_compact(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Mo
     cached("compact", &design, traced, say)
 }
 
+/// The default simulated interleaved board: a walker and three
+/// interleaved workers (fifteen searches) for boards up to 6x6, at the
+/// simulated board's clock and UART (the tests').
+pub fn default_interleaved(traced: bool, say: &mut dyn FnMut(&str)) -> Result<Arc<Model>, DeviceError> {
+    let design =
+        Design { kind: EngineKind::Interleaved, max_width: 6, max_height: 6, engines: 4, ..knights_sim::DESIGN };
+    cached("interleaved", &design, traced, say)
+}
+
 /// The model of `design` from the cache, made first if it is not there.
 pub(crate) fn cached(
     name: &str,

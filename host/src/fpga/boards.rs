@@ -332,8 +332,10 @@ impl Listing {
         let design = board.build.design;
         let orders = match (design.kind, design.features.warnsdorff) {
             (EngineKind::Queens, _) => vec![],
-            (EngineKind::Wide, true) | (EngineKind::Compact, _) => vec![MoveOrder::Fixed, MoveOrder::Warnsdorff],
-            (EngineKind::Wide, false) => vec![MoveOrder::Fixed],
+            (EngineKind::Wide | EngineKind::Interleaved, true) | (EngineKind::Compact, _) => {
+                vec![MoveOrder::Fixed, MoveOrder::Warnsdorff]
+            }
+            (EngineKind::Wide | EngineKind::Interleaved, false) => vec![MoveOrder::Fixed],
         };
         Listing {
             board: board.name.clone(),

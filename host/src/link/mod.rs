@@ -232,6 +232,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            interleaved: false,
             build_id: 0,
         };
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));

@@ -438,6 +438,7 @@ mod lying_device {
             prune: false,
             queens: true,
             constellations: false,
+            interleaved: false,
             build_id: 0,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };

@@ -160,7 +160,7 @@ impl<T: Transport> TourDevice for LinkedDevice<T> {
     }
 }
 
-/// Jobs per engine when a search is split: enough that the last jobs are
+/// Jobs per engine (per search, on an interleaved engine) when a search is split: enough that the last jobs are
 /// small, so that engines finish together, few enough that replaying jobs'
 /// paths stays cheap. On the simulator's closed 6x6 count, twenty engines
 /// took 43,663 cycles with jobs at level 11 (755 per engine), 49,000 at level
@@ -186,7 +186,8 @@ fn split_level<T: Transport>(device: &LinkedDevice<T>, spec: &SearchSpec, path: 
     if device.engines() <= 1 {
         return 0;
     }
-    let jobs = PrefixJobs::split_below_while_branching(spec, path, usize::from(device.engines()) * JOBS_PER_ENGINE);
+    let searches = device.identity().searches(device.engines());
+    let jobs = PrefixJobs::split_below_while_branching(spec, path, usize::from(searches) * JOBS_PER_ENGINE);
     let level = jobs.prefixes.first().map_or(0, |prefix| prefix.len() - 1).min(usize::from(MAX_SPLIT_LEVEL));
     if level > path_end {
         level as u8
@@ -214,6 +215,9 @@ fn solve_request<T: Transport>(
     }
     if spec.prune && !device.identity().prune {
         return Err(DeviceError::Request(RequestError::Unsupported(Capability::Pruning)));
+    }
+    if goal != Goal::CountAll && device.identity().interleaved {
+        return Err(DeviceError::Request(RequestError::CountsOnly { device: device.describe() }));
     }
     let bad_path = |reason: String| DeviceError::Request(RequestError::BadPath { reason });
     Searcher::new(*spec).and_then(|s| s.check_prefix(path)).map_err(|e| bad_path(e.to_string()))?;
@@ -302,6 +306,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            interleaved: false,
             build_id: 0,
         };
         let device = scripted(identity);
@@ -339,6 +344,7 @@ mod tests {
             prune: true,
             queens: false,
             constellations: false,
+            interleaved: false,
             build_id: 0,
         };
         let device = scripted(identity);

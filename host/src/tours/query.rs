@@ -234,6 +234,7 @@ mod lying_device {
             prune: true,
             queens: false,
             constellations: false,
+            interleaved: false,
             build_id: 0,
         };
         let idle = Response::Progress { searching: false, counters: Counters::default() };

@@ -10,4 +10,5 @@
 
 pub mod common;
 pub mod compact;
+pub mod interleaved;
 pub mod wide;

@@ -121,6 +121,17 @@ pub(super) fn check_size(engine: EngineKind, max_width: u16, max_height: u16) ->
     match engine {
         EngineKind::Wide => check_area(max_width, max_height),
         EngineKind::Compact => check_compact_size(max_width, max_height),
+        EngineKind::Interleaved => {
+            let area = usize::from(max_width) * usize::from(max_height);
+            let areas = knights_rtl::verilog::INTERLEAVED_AREAS;
+            if !areas.contains(&area) {
+                return Err(UsageError(format!(
+                    "largest board {max_width}x{max_height}: the RTL has interleaved engines for boards of {} squares (e.g. 5x5, 6x6, 8x8)",
+                    areas.map(|a| a.to_string()).join(", ")
+                )));
+            }
+            Ok(())
+        }
         EngineKind::Queens => {
             let sizes = knights_rtl::verilog::QUEENS_SIZES;
             if max_width != max_height || !sizes.contains(&usize::from(max_width)) {

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::options::{check_area, check_baud, check_engines, check_size, ClockPlan};
+use super::options::{check_baud, check_engines, check_size, ClockPlan};
 use crate::device::error::UsageError;
 use crate::fpga::boards::{port, Board};
-use crate::fpga::Design;
+use crate::fpga::{Design, EngineKind};
 
 /// The top module of the board wrapper.
 pub const WRAPPER_TOP: &str = "knights_board";
@@ -16,18 +16,27 @@ pub const WRAPPER_TOP: &str = "knights_board";
 pub enum Emit {
     /// A build's whole accelerator: UART link, job queue and engines.
     Accelerator(Design),
-    /// One bare wide engine for boards up to this size, for measuring its
-    /// resources.
-    Engine { max_width: u16, max_height: u16 },
+    /// One bare engine of a kind (wide or interleaved) for boards up to
+    /// this size, for measuring its resources and clock.
+    Engine { kind: EngineKind, max_width: u16, max_height: u16 },
 }
 
 /// The Verilog (top module `top`) of `emit`, or a usage error that says
 /// which values the RTL takes.
 pub fn design_verilog(emit: Emit) -> Result<String, UsageError> {
     let verilog = match emit {
-        Emit::Engine { max_width, max_height } => {
-            check_area(max_width, max_height)?;
-            knights_rtl::verilog::engine_verilog(usize::from(max_width), usize::from(max_height))
+        Emit::Engine { kind, max_width, max_height } => {
+            check_size(kind, max_width, max_height)?;
+            let (width, height) = (usize::from(max_width), usize::from(max_height));
+            match kind {
+                EngineKind::Wide => knights_rtl::verilog::engine_verilog(width, height),
+                EngineKind::Interleaved => knights_rtl::verilog::interleaved_engine_verilog(width, height),
+                _ => {
+                    return Err(UsageError(format!(
+                        "a bare {kind} engine: only wide and interleaved engines stand alone"
+                    )))
+                }
+            }
         }
         Emit::Accelerator(design) => {
             check_size(design.kind, design.max_width, design.max_height)?;

@@ -137,8 +137,7 @@ impl<const SQ: usize, const LB: usize> Logic for Children<SQ, LB> {
         self.judge.one.next = self.onward.one.val();
         self.judge.moves.next = self.moves_chain[7].val();
         self.judge.probe.next = self.probe.val();
-        self.judge.depth.next = self.depth.val();
-        self.judge.area.next = self.area.val();
+        self.judge.free_two.next = (bit_cast::<16, LB>(self.depth.val() + 1) + 2) <= self.area.val();
         self.doomed.next = self.judge.doomed.val();
         self.doomed_count.next = self.judge.doomed_count.val();
         self.probe_dead.next = self.judge.probe_dead.val();

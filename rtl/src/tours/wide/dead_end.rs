@@ -17,7 +17,9 @@
 
 use rust_hdl::prelude::*;
 
-/// The judge for a board of `SQ` squares, `LB` bits a level.
+/// The judge for a board of `SQ` squares, `LB` bits a level: a [`DeadEndTally`]
+/// and the [`DeadEndRule`] after it, in one clock. (The interleaved engine
+/// puts a register between the two.)
 #[derive(LogicBlock)]
 pub struct DeadEndJudge<const SQ: usize, const LB: usize> {
     /// Pruning is on; else nothing is dead.
@@ -38,15 +40,97 @@ pub struct DeadEndJudge<const SQ: usize, const LB: usize> {
     pub moves: Signal<In, Bits<8>>,
     /// The probe (one-hot, or 0).
     pub probe: Signal<In, Bits<SQ>>,
-    /// The current level, and the board's squares: whether any square would
-    /// be left free besides the child.
-    pub depth: Signal<In, Bits<LB>>,
-    pub area: Signal<In, Bits<16>>,
+    /// A square would be left free besides the child (the squares visited
+    /// are the levels up to the current one: its level + 3 <= the board's
+    /// squares; while probing, the level is one below the probed square's).
+    pub free_two: Signal<In, bool>,
     /// The free moves whose target is dead, and how many.
     pub doomed: Signal<Out, Bits<8>>,
     pub doomed_count: Signal<Out, Bits<4>>,
     /// The probe is dead.
     pub probe_dead: Signal<Out, bool>,
+
+    tally: DeadEndTally<SQ, LB>,
+    rule: DeadEndRule,
+}
+
+impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
+    /// With `full_count`, the targets' onward counts are read (see
+    /// `OnwardCounts::new`).
+    pub fn new(full_count: bool) -> Self {
+        DeadEndJudge {
+            prune: Default::default(),
+            closed: Default::default(),
+            free: Default::default(),
+            closing: Default::default(),
+            none: Default::default(),
+            one: Default::default(),
+            targets: Default::default(),
+            target_count: Default::default(),
+            moves: Default::default(),
+            probe: Default::default(),
+            free_two: Default::default(),
+            doomed: Default::default(),
+            doomed_count: Default::default(),
+            probe_dead: Default::default(),
+            tally: DeadEndTally::new(full_count),
+            rule: Default::default(),
+        }
+    }
+}
+
+impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.tally.closed.next = self.closed.val();
+        self.tally.free.next = self.free.val();
+        self.tally.closing.next = self.closing.val();
+        self.tally.none.next = self.none.val();
+        self.tally.one.next = self.one.val();
+        for m in 0..8 {
+            self.tally.targets[m].next = self.targets[m].val();
+            self.tally.target_count[m].next = self.target_count[m].val();
+        }
+        self.tally.probe.next = self.probe.val();
+        self.rule.prune.next = self.prune.val();
+        self.rule.closed.next = self.closed.val();
+        self.rule.free_two.next = self.free_two.val();
+        self.rule.moves.next = self.moves.val();
+        self.rule.some_blocked.next = self.tally.some_blocked.val();
+        self.rule.two_blocked.next = self.tally.two_blocked.val();
+        self.rule.some_ends.next = self.tally.some_ends.val();
+        self.rule.two_ends.next = self.tally.two_ends.val();
+        self.rule.three_ends.next = self.tally.three_ends.val();
+        self.rule.lane_blocked.next = self.tally.lane_blocked.val();
+        self.rule.lane_ends.next = self.tally.lane_ends.val();
+        self.doomed.next = self.rule.doomed.val();
+        self.doomed_count.next = self.rule.doomed_count.val();
+        self.probe_dead.next = self.rule.probe_dead.val();
+    }
+}
+
+/// The judge's first half: how many free squares each rule counts (blocked:
+/// none, one, two or more; ends: up to three), and which lanes' targets are
+/// such squares themselves.
+#[derive(LogicBlock)]
+pub struct DeadEndTally<const SQ: usize, const LB: usize> {
+    pub closed: Signal<In, bool>,
+    pub free: Signal<In, Bits<SQ>>,
+    pub closing: Signal<In, Bits<SQ>>,
+    pub none: Signal<In, Bits<SQ>>,
+    pub one: Signal<In, Bits<SQ>>,
+    pub targets: [Signal<In, Bits<SQ>>; 8],
+    pub target_count: [Signal<In, Bits<32>>; 8],
+    pub probe: Signal<In, Bits<SQ>>,
+    /// Some free square is blocked, two are; one, two, three are ends.
+    pub some_blocked: Signal<Out, bool>,
+    pub two_blocked: Signal<Out, bool>,
+    pub some_ends: Signal<Out, bool>,
+    pub two_ends: Signal<Out, bool>,
+    pub three_ends: Signal<Out, bool>,
+    /// Lane l's target (lane 8: the probe) is blocked; is an end.
+    pub lane_blocked: Signal<Out, Bits<16>>,
+    pub lane_ends: Signal<Out, Bits<16>>,
 
     // Builds with the full onward count read a target's two bits off its
     // count, which they select anyway; the others select these two bits
@@ -60,31 +144,16 @@ pub struct DeadEndJudge<const SQ: usize, const LB: usize> {
     blocked_two: [Signal<Local, Bits<SQ>>; LB],
     ends_low: [Signal<Local, Bits<SQ>>; LB],
     ends_high: [Signal<Local, Bits<SQ>>; LB],
-    some_blocked: Signal<Local, bool>,
-    two_blocked: Signal<Local, bool>,
-    some_ends: Signal<Local, bool>,
-    two_ends: Signal<Local, bool>,
-    three_ends: Signal<Local, bool>,
-    free_two: Signal<Local, bool>,
     lane_bit_blocked: [Signal<Local, bool>; 8],
     lane_bit_ends: [Signal<Local, bool>; 8],
     lane_blocked_chain: [Signal<Local, Bits<16>>; 8],
     lane_ends_chain: [Signal<Local, Bits<16>>; 8],
-    lane_blocked: Signal<Local, Bits<16>>,
-    lane_ends: Signal<Local, Bits<16>>,
-    lane_dead_blocked: Signal<Local, Bits<16>>,
-    lane_dead_ends: Signal<Local, Bits<16>>,
-    lane_dead: Signal<Local, Bits<16>>,
-    doomed_tally: [Signal<Local, Bits<4>>; 8],
 }
 
-impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
-    /// With `full_count`, the targets' onward counts are read (see
-    /// `OnwardCounts::new`).
+impl<const SQ: usize, const LB: usize> DeadEndTally<SQ, LB> {
     pub fn new(full_count: bool) -> Self {
         assert!(LB >= 2 && SQ <= 1 << LB);
-        DeadEndJudge {
-            prune: Default::default(),
+        DeadEndTally {
             closed: Default::default(),
             free: Default::default(),
             closing: Default::default(),
@@ -92,13 +161,14 @@ impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
             one: Default::default(),
             targets: Default::default(),
             target_count: Default::default(),
-            moves: Default::default(),
             probe: Default::default(),
-            depth: Default::default(),
-            area: Default::default(),
-            doomed: Default::default(),
-            doomed_count: Default::default(),
-            probe_dead: Default::default(),
+            some_blocked: Default::default(),
+            two_blocked: Default::default(),
+            some_ends: Default::default(),
+            two_ends: Default::default(),
+            three_ends: Default::default(),
+            lane_blocked: Default::default(),
+            lane_ends: Default::default(),
             full_count: Constant::new(full_count),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
             blocked: Default::default(),
@@ -107,27 +177,15 @@ impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
             blocked_two: std::array::from_fn(|_| Default::default()),
             ends_low: std::array::from_fn(|_| Default::default()),
             ends_high: std::array::from_fn(|_| Default::default()),
-            some_blocked: Default::default(),
-            two_blocked: Default::default(),
-            some_ends: Default::default(),
-            two_ends: Default::default(),
-            three_ends: Default::default(),
-            free_two: Default::default(),
             lane_bit_blocked: Default::default(),
             lane_bit_ends: Default::default(),
             lane_blocked_chain: Default::default(),
             lane_ends_chain: Default::default(),
-            lane_blocked: Default::default(),
-            lane_ends: Default::default(),
-            lane_dead_blocked: Default::default(),
-            lane_dead_ends: Default::default(),
-            lane_dead: Default::default(),
-            doomed_tally: Default::default(),
         }
     }
 }
 
-impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
+impl<const SQ: usize, const LB: usize> Logic for DeadEndTally<SQ, LB> {
     #[hdl_gen]
     fn update(&mut self) {
         if self.closed.val() {
@@ -166,9 +224,6 @@ impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
             self.two_ends.next = self.ends_high[k].val().get_bit(0);
             self.three_ends.next = self.ends_low[k].val().get_bit(0) & self.ends_high[k].val().get_bit(0);
         }
-        // Squares free besides c: the visited ones are the levels 0..=depth
-        // (while probing, depth is one below the probed square's level).
-        self.free_two.next = (bit_cast::<16, LB>(self.depth.val() + 1) + 2) <= self.area.val();
         // A free target is blocked (or an end) as the square it is.
         for m in 0..8 {
             if self.full_count.val() {
@@ -194,6 +249,39 @@ impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
         self.lane_blocked.next =
             self.lane_blocked_chain[7].val().replace_bit(8, (self.probe.val() & self.blocked.val()).any());
         self.lane_ends.next = self.lane_ends_chain[7].val().replace_bit(8, (self.probe.val() & self.ends.val()).any());
+    }
+}
+
+/// The judge's second half: each lane judged by the rule from the tallies.
+#[derive(LogicBlock, Default)]
+pub struct DeadEndRule {
+    pub prune: Signal<In, bool>,
+    pub closed: Signal<In, bool>,
+    pub free_two: Signal<In, bool>,
+    /// The free moves.
+    pub moves: Signal<In, Bits<8>>,
+    /// [`DeadEndTally`]'s outputs.
+    pub some_blocked: Signal<In, bool>,
+    pub two_blocked: Signal<In, bool>,
+    pub some_ends: Signal<In, bool>,
+    pub two_ends: Signal<In, bool>,
+    pub three_ends: Signal<In, bool>,
+    pub lane_blocked: Signal<In, Bits<16>>,
+    pub lane_ends: Signal<In, Bits<16>>,
+    /// The free moves whose target is dead, and how many; the probe is dead.
+    pub doomed: Signal<Out, Bits<8>>,
+    pub doomed_count: Signal<Out, Bits<4>>,
+    pub probe_dead: Signal<Out, bool>,
+
+    lane_dead_blocked: Signal<Local, Bits<16>>,
+    lane_dead_ends: Signal<Local, Bits<16>>,
+    lane_dead: Signal<Local, Bits<16>>,
+    doomed_tally: [Signal<Local, Bits<4>>; 8],
+}
+
+impl Logic for DeadEndRule {
+    #[hdl_gen]
+    fn update(&mut self) {
         // Each rule, for every lane at once.
         self.lane_dead_blocked.next = 0.into();
         if self.two_blocked.val() {
@@ -312,8 +400,7 @@ mod tests {
             }
             uut.moves.next = moves.into();
             uut.probe.next = probe.map_or(0, |s| 1u64 << s).into();
-            uut.depth.next = ((visited - 1) as u64).into();
-            uut.area.next = (SQ as u64).into();
+            uut.free_two.next = visited + 2 <= SQ;
             assert!(simulate(&mut uut, 100), "settles");
 
             let prune = round % 7 != 0;

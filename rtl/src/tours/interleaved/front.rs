@@ -1,0 +1,465 @@
+//! The ring's first three stages: the current node's children found and
+//! judged, and the parent's side of a pop worked out, each stage's result
+//! registered for the next. Their results, and the record, come out of the
+//! third stage's registers for [`super::decide`].
+//!
+//! - Stage 0 ([`super::reach`]): the free moves and the board's onward
+//!   planes; the parent's stack entry (read in stage 4) registered.
+//! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board.
+//! - Stage 2: the rule judges each child (`DeadEndRule`); the parent's next
+//!   move from its entry ([`super::parent`]).
+
+use rust_hdl::prelude::*;
+
+use super::parent::{Parent, ENTRY_BITS};
+use super::reach::Reach;
+use super::record::{Phase, RecordStage};
+use super::tally::Tally;
+use crate::tours::common::geometry::Geometry;
+use crate::tours::wide::dead_end::DeadEndRule;
+
+#[derive(LogicBlock)]
+pub struct Front<const SQ: usize, const LB: usize> {
+    pub clock: Signal<In, Clock>,
+    /// The search's settings: its board and squares, pruning, closed tours,
+    /// the start square's knight neighbours, the start square, the last
+    /// level, the job level (a walk's).
+    pub board: Signal<In, Bits<SQ>>,
+    pub area: Signal<In, Bits<16>>,
+    pub prune: Signal<In, bool>,
+    pub closed: Signal<In, bool>,
+    pub closing: Signal<In, Bits<SQ>>,
+    pub start: Signal<In, Bits<SQ>>,
+    pub last: Signal<In, Bits<LB>>,
+    pub split: Signal<In, Bits<LB>>,
+    /// The queue has room for a job.
+    pub space: Signal<In, bool>,
+    /// The parent's stack entry, as the block RAM reads it out.
+    pub entry: Signal<In, Bits<ENTRY_BITS>>,
+    /// The record entering stage 0 ([`RecordStage`]'s fields).
+    pub busy_in: Signal<In, bool>,
+    pub phase_in: Signal<In, Phase>,
+    pub level_in: Signal<In, Bits<LB>>,
+    pub base_in: Signal<In, Bits<LB>>,
+    pub current_in: Signal<In, Bits<SQ>>,
+    pub current_at_in: Signal<In, Bits<LB>>,
+    pub visited_in: Signal<In, Bits<SQ>>,
+    pub dead_in: Signal<In, bool>,
+    pub path_in: Signal<In, Bits<48>>,
+    pub left_in: Signal<In, Bits<8>>,
+    pub rooted_in: Signal<In, bool>,
+    pub walking_in: Signal<In, bool>,
+    /// The record leaving stage 2.
+    pub busy: Signal<Out, bool>,
+    pub phase: Signal<Out, Phase>,
+    pub level: Signal<Out, Bits<LB>>,
+    pub base: Signal<Out, Bits<LB>>,
+    pub current: Signal<Out, Bits<SQ>>,
+    pub current_at: Signal<Out, Bits<LB>>,
+    pub visited: Signal<Out, Bits<SQ>>,
+    pub dead: Signal<Out, bool>,
+    pub path: Signal<Out, Bits<48>>,
+    pub left: Signal<Out, Bits<8>>,
+    pub rooted: Signal<Out, bool>,
+    pub walking: Signal<Out, bool>,
+    /// What stages 0-2 found (see [`super::decide::Decide`]'s inputs of the
+    /// same names); `space_seen` is `space` two clocks late.
+    pub moves: Signal<Out, Bits<8>>,
+    pub doomed: Signal<Out, Bits<8>>,
+    pub probe_dead: Signal<Out, bool>,
+    pub leaf: Signal<Out, Bits<8>>,
+    pub closes: Signal<Out, Bits<8>>,
+    pub child_last: Signal<Out, bool>,
+    pub at_split: Signal<Out, bool>,
+    pub child_at_split: Signal<Out, bool>,
+    pub above_split: Signal<Out, bool>,
+    /// The job's move from this level (a replay's), looked up a stage early.
+    pub forced_move: Signal<Out, Bits<3>>,
+    /// The live moves (free, not dead, not to a leaf) and the first of them
+    /// (the fixed order's).
+    pub live: Signal<Out, Bits<8>>,
+    pub first: Signal<Out, Bits<8>>,
+    pub not_below_split: Signal<Out, bool>,
+    pub space_seen: Signal<Out, bool>,
+    pub parent: Signal<Out, Bits<SQ>>,
+    pub parent_at: Signal<Out, Bits<LB>>,
+    pub parent_has_move: Signal<Out, bool>,
+    pub parent_rest: Signal<Out, Bits<8>>,
+    pub parent_child: Signal<Out, Bits<SQ>>,
+    pub parent_child_at: Signal<Out, Bits<LB>>,
+    pub parent_move: Signal<Out, Bits<3>>,
+
+    reach: Reach<SQ, LB>,
+    tally: Tally<SQ, LB>,
+    rule: DeadEndRule,
+    parent_step: Parent<SQ, LB>,
+    r1: RecordStage<SQ, LB>,
+    r2: RecordStage<SQ, LB>,
+    r3: RecordStage<SQ, LB>,
+    entry1: DFF<Bits<ENTRY_BITS>>,
+    moves1: DFF<Bits<8>>,
+    none1: DFF<Bits<SQ>>,
+    one1: DFF<Bits<SQ>>,
+    entry2: DFF<Bits<ENTRY_BITS>>,
+    moves2: DFF<Bits<8>>,
+    leaf2: DFF<Bits<8>>,
+    closes2: DFF<Bits<8>>,
+    free_two2: DFF<bool>,
+    child_last2: DFF<bool>,
+    some_blocked2: DFF<bool>,
+    two_blocked2: DFF<bool>,
+    some_ends2: DFF<bool>,
+    two_ends2: DFF<bool>,
+    three_ends2: DFF<bool>,
+    lane_blocked2: DFF<Bits<16>>,
+    lane_ends2: DFF<Bits<16>>,
+    moves3: DFF<Bits<8>>,
+    doomed3: DFF<Bits<8>>,
+    probe_dead3: DFF<bool>,
+    leaf3: DFF<Bits<8>>,
+    closes3: DFF<Bits<8>>,
+    child_last3: DFF<bool>,
+    at_split3: DFF<bool>,
+    child_at_split3: DFF<bool>,
+    above_split3: DFF<bool>,
+    forced_move3: DFF<Bits<3>>,
+    replay_bits: Signal<Local, Bits<48>>,
+    live3: DFF<Bits<8>>,
+    first3: DFF<Bits<8>>,
+    live_now: Signal<Local, Bits<8>>,
+    live_before: [Signal<Local, bool>; 8],
+    not_below_split3: DFF<bool>,
+    space_seen3: DFF<bool>,
+    parent3: DFF<Bits<SQ>>,
+    parent_at3: DFF<Bits<LB>>,
+    parent_has_move3: DFF<bool>,
+    parent_rest3: DFF<Bits<8>>,
+    parent_child3: DFF<Bits<SQ>>,
+    parent_child_at3: DFF<Bits<LB>>,
+    parent_move3: DFF<Bits<3>>,
+}
+
+impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
+    pub fn new(geometry: Geometry) -> Self {
+        Front {
+            clock: Default::default(),
+            board: Default::default(),
+            area: Default::default(),
+            prune: Default::default(),
+            closed: Default::default(),
+            closing: Default::default(),
+            start: Default::default(),
+            last: Default::default(),
+            split: Default::default(),
+            space: Default::default(),
+            entry: Default::default(),
+            busy_in: Default::default(),
+            phase_in: Default::default(),
+            level_in: Default::default(),
+            base_in: Default::default(),
+            current_in: Default::default(),
+            current_at_in: Default::default(),
+            visited_in: Default::default(),
+            dead_in: Default::default(),
+            path_in: Default::default(),
+            left_in: Default::default(),
+            rooted_in: Default::default(),
+            walking_in: Default::default(),
+            busy: Default::default(),
+            phase: Default::default(),
+            level: Default::default(),
+            base: Default::default(),
+            current: Default::default(),
+            current_at: Default::default(),
+            visited: Default::default(),
+            dead: Default::default(),
+            path: Default::default(),
+            left: Default::default(),
+            rooted: Default::default(),
+            walking: Default::default(),
+            moves: Default::default(),
+            doomed: Default::default(),
+            probe_dead: Default::default(),
+            leaf: Default::default(),
+            closes: Default::default(),
+            child_last: Default::default(),
+            at_split: Default::default(),
+            child_at_split: Default::default(),
+            above_split: Default::default(),
+            forced_move: Default::default(),
+            replay_bits: Default::default(),
+            live: Default::default(),
+            first: Default::default(),
+            live_now: Default::default(),
+            live_before: Default::default(),
+            not_below_split: Default::default(),
+            space_seen: Default::default(),
+            parent: Default::default(),
+            parent_at: Default::default(),
+            parent_has_move: Default::default(),
+            parent_rest: Default::default(),
+            parent_child: Default::default(),
+            parent_child_at: Default::default(),
+            parent_move: Default::default(),
+            reach: Reach::new(geometry),
+            tally: Tally::new(geometry),
+            rule: Default::default(),
+            parent_step: Parent::new(geometry),
+            r1: Default::default(),
+            r2: Default::default(),
+            r3: Default::default(),
+            entry1: Default::default(),
+            moves1: Default::default(),
+            none1: Default::default(),
+            one1: Default::default(),
+            entry2: Default::default(),
+            moves2: Default::default(),
+            leaf2: Default::default(),
+            closes2: Default::default(),
+            free_two2: Default::default(),
+            child_last2: Default::default(),
+            some_blocked2: Default::default(),
+            two_blocked2: Default::default(),
+            some_ends2: Default::default(),
+            two_ends2: Default::default(),
+            three_ends2: Default::default(),
+            lane_blocked2: Default::default(),
+            lane_ends2: Default::default(),
+            moves3: Default::default(),
+            doomed3: Default::default(),
+            probe_dead3: Default::default(),
+            leaf3: Default::default(),
+            closes3: Default::default(),
+            child_last3: Default::default(),
+            at_split3: Default::default(),
+            child_at_split3: Default::default(),
+            above_split3: Default::default(),
+            forced_move3: Default::default(),
+            live3: Default::default(),
+            first3: Default::default(),
+            not_below_split3: Default::default(),
+            space_seen3: Default::default(),
+            parent3: Default::default(),
+            parent_at3: Default::default(),
+            parent_has_move3: Default::default(),
+            parent_rest3: Default::default(),
+            parent_child3: Default::default(),
+            parent_child_at3: Default::default(),
+            parent_move3: Default::default(),
+        }
+    }
+}
+
+impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            entry1,
+            moves1,
+            none1,
+            one1,
+            entry2,
+            moves2,
+            leaf2,
+            closes2,
+            free_two2,
+            child_last2,
+            some_blocked2,
+            two_blocked2,
+            some_ends2,
+            two_ends2,
+            three_ends2,
+            lane_blocked2,
+            lane_ends2,
+            moves3,
+            doomed3,
+            probe_dead3,
+            leaf3,
+            closes3,
+            child_last3,
+            at_split3,
+            child_at_split3,
+            above_split3,
+            forced_move3,
+            live3,
+            first3,
+            not_below_split3,
+            space_seen3,
+            parent3,
+            parent_at3,
+            parent_has_move3,
+            parent_rest3,
+            parent_child3,
+            parent_child_at3,
+            parent_move3
+        );
+        clock!(self, clock, r1, r2, r3);
+
+        // Stage 0: the free moves and onward planes; the parent's entry.
+        self.reach.board.next = self.board.val();
+        self.reach.current.next = self.current_in.val();
+        self.reach.current_at.next = self.current_at_in.val();
+        self.reach.visited.next = self.visited_in.val();
+        self.moves1.d.next = self.reach.moves.val();
+        self.none1.d.next = self.reach.none.val();
+        self.one1.d.next = self.reach.one.val();
+        self.entry1.d.next = self.entry.val();
+        self.r1.busy_in.next = self.busy_in.val();
+        self.r1.phase_in.next = self.phase_in.val();
+        self.r1.level_in.next = self.level_in.val();
+        self.r1.base_in.next = self.base_in.val();
+        self.r1.current_in.next = self.current_in.val();
+        self.r1.current_at_in.next = self.current_at_in.val();
+        self.r1.visited_in.next = self.visited_in.val();
+        self.r1.dead_in.next = self.dead_in.val();
+        self.r1.path_in.next = self.path_in.val();
+        self.r1.left_in.next = self.left_in.val();
+        self.r1.rooted_in.next = self.rooted_in.val();
+        self.r1.walking_in.next = self.walking_in.val();
+
+        // Stage 1: the rule's tallies; the level's arithmetic for later.
+        self.tally.board.next = self.board.val();
+        self.tally.closed.next = self.closed.val();
+        self.tally.closing.next = self.closing.val();
+        self.tally.current.next = self.r1.current.val();
+        self.tally.current_at.next = self.r1.current_at.val();
+        self.tally.visited.next = self.r1.visited.val();
+        self.tally.moves.next = self.moves1.q.val();
+        self.tally.none.next = self.none1.q.val();
+        self.tally.one.next = self.one1.q.val();
+        self.tally.probe.next = 0.into();
+        if self.r1.phase.val() == Phase::Root {
+            self.tally.probe.next = self.start.val();
+        }
+        self.some_blocked2.d.next = self.tally.some_blocked.val();
+        self.two_blocked2.d.next = self.tally.two_blocked.val();
+        self.some_ends2.d.next = self.tally.some_ends.val();
+        self.two_ends2.d.next = self.tally.two_ends.val();
+        self.three_ends2.d.next = self.tally.three_ends.val();
+        self.lane_blocked2.d.next = self.tally.lane_blocked.val();
+        self.lane_ends2.d.next = self.tally.lane_ends.val();
+        self.leaf2.d.next = self.tally.leaf.val();
+        self.closes2.d.next = self.tally.closes.val();
+        self.moves2.d.next = self.moves1.q.val();
+        self.entry2.d.next = self.entry1.q.val();
+        // (A square is left free besides a child: see `DeadEndJudge`.)
+        self.free_two2.d.next = (bit_cast::<16, LB>(self.r1.level.val() + 1) + 2) <= self.area.val();
+        self.child_last2.d.next = (self.r1.level.val() + 1) == self.last.val();
+        self.r2.busy_in.next = self.r1.busy.val();
+        self.r2.phase_in.next = self.r1.phase.val();
+        self.r2.level_in.next = self.r1.level.val();
+        self.r2.base_in.next = self.r1.base.val();
+        self.r2.current_in.next = self.r1.current.val();
+        self.r2.current_at_in.next = self.r1.current_at.val();
+        self.r2.visited_in.next = self.r1.visited.val();
+        self.r2.dead_in.next = self.r1.dead.val();
+        self.r2.path_in.next = self.r1.path.val();
+        self.r2.left_in.next = self.r1.left.val();
+        self.r2.rooted_in.next = self.r1.rooted.val();
+        self.r2.walking_in.next = self.r1.walking.val();
+
+        // Stage 2: each child judged; the parent's side of a pop.
+        self.rule.prune.next = self.prune.val();
+        self.rule.closed.next = self.closed.val();
+        self.rule.free_two.next = self.free_two2.q.val();
+        self.rule.moves.next = self.moves2.q.val();
+        self.rule.some_blocked.next = self.some_blocked2.q.val();
+        self.rule.two_blocked.next = self.two_blocked2.q.val();
+        self.rule.some_ends.next = self.some_ends2.q.val();
+        self.rule.two_ends.next = self.two_ends2.q.val();
+        self.rule.three_ends.next = self.three_ends2.q.val();
+        self.rule.lane_blocked.next = self.lane_blocked2.q.val();
+        self.rule.lane_ends.next = self.lane_ends2.q.val();
+        self.parent_step.entry.next = self.entry2.q.val();
+        self.doomed3.d.next = self.rule.doomed.val();
+        // The first live move by a chain of ORs (no carry chain: this is on
+        // the step's path).
+        self.live_now.next = self.moves2.q.val() & !self.rule.doomed.val() & !self.leaf2.q.val();
+        self.live_before[0].next = false;
+        for m in 1..8 {
+            self.live_before[m].next = self.live_before[m - 1].val() | self.live_now.val().get_bit(m - 1);
+        }
+        self.live3.d.next = self.live_now.val();
+        self.first3.d.next = bits::<8>(0)
+            .replace_bit(0, self.live_now.val().get_bit(0))
+            .replace_bit(1, self.live_now.val().get_bit(1) & !self.live_before[1].val())
+            .replace_bit(2, self.live_now.val().get_bit(2) & !self.live_before[2].val())
+            .replace_bit(3, self.live_now.val().get_bit(3) & !self.live_before[3].val())
+            .replace_bit(4, self.live_now.val().get_bit(4) & !self.live_before[4].val())
+            .replace_bit(5, self.live_now.val().get_bit(5) & !self.live_before[5].val())
+            .replace_bit(6, self.live_now.val().get_bit(6) & !self.live_before[6].val())
+            .replace_bit(7, self.live_now.val().get_bit(7) & !self.live_before[7].val());
+        self.probe_dead3.d.next = self.rule.probe_dead.val();
+        self.moves3.d.next = self.moves2.q.val();
+        self.leaf3.d.next = self.leaf2.q.val();
+        self.closes3.d.next = self.closes2.q.val();
+        self.child_last3.d.next = self.child_last2.q.val();
+        self.at_split3.d.next = self.r2.level.val() == self.split.val();
+        self.child_at_split3.d.next = (self.r2.level.val() + 1) == self.split.val();
+        self.above_split3.d.next = self.r2.level.val() < self.split.val();
+        self.not_below_split3.d.next = self.r2.level.val() <= self.split.val();
+        self.space_seen3.d.next = self.space.val();
+        // The path is bit-sliced (`MovePath::sliced`): the move from level
+        // k has its three bits at k, 16 + k and 32 + k.
+        self.replay_bits.next = self.r2.path.val() >> bit_cast::<48, LB>(self.r2.level.val());
+        self.forced_move3.d.next = bits::<3>(0)
+            .replace_bit(0, self.replay_bits.val().get_bit(0))
+            .replace_bit(1, self.replay_bits.val().get_bit(16))
+            .replace_bit(2, self.replay_bits.val().get_bit(32));
+        self.parent3.d.next = self.parent_step.square.val();
+        self.parent_at3.d.next = self.parent_step.square_at.val();
+        self.parent_has_move3.d.next = self.parent_step.has_move.val();
+        self.parent_rest3.d.next = self.parent_step.rest.val();
+        self.parent_child3.d.next = self.parent_step.child.val();
+        self.parent_child_at3.d.next = self.parent_step.child_at.val();
+        self.parent_move3.d.next = self.parent_step.move_index.val();
+        self.r3.busy_in.next = self.r2.busy.val();
+        self.r3.phase_in.next = self.r2.phase.val();
+        self.r3.level_in.next = self.r2.level.val();
+        self.r3.base_in.next = self.r2.base.val();
+        self.r3.current_in.next = self.r2.current.val();
+        self.r3.current_at_in.next = self.r2.current_at.val();
+        self.r3.visited_in.next = self.r2.visited.val();
+        self.r3.dead_in.next = self.r2.dead.val();
+        self.r3.path_in.next = self.r2.path.val();
+        self.r3.left_in.next = self.r2.left.val();
+        self.r3.rooted_in.next = self.r2.rooted.val();
+        self.r3.walking_in.next = self.r2.walking.val();
+
+        self.busy.next = self.r3.busy.val();
+        self.phase.next = self.r3.phase.val();
+        self.level.next = self.r3.level.val();
+        self.base.next = self.r3.base.val();
+        self.current.next = self.r3.current.val();
+        self.current_at.next = self.r3.current_at.val();
+        self.visited.next = self.r3.visited.val();
+        self.dead.next = self.r3.dead.val();
+        self.path.next = self.r3.path.val();
+        self.left.next = self.r3.left.val();
+        self.rooted.next = self.r3.rooted.val();
+        self.walking.next = self.r3.walking.val();
+        self.moves.next = self.moves3.q.val();
+        self.doomed.next = self.doomed3.q.val();
+        self.probe_dead.next = self.probe_dead3.q.val();
+        self.leaf.next = self.leaf3.q.val();
+        self.closes.next = self.closes3.q.val();
+        self.child_last.next = self.child_last3.q.val();
+        self.at_split.next = self.at_split3.q.val();
+        self.child_at_split.next = self.child_at_split3.q.val();
+        self.above_split.next = self.above_split3.q.val();
+        self.forced_move.next = self.forced_move3.q.val();
+        self.live.next = self.live3.q.val();
+        self.first.next = self.first3.q.val();
+        self.not_below_split.next = self.not_below_split3.q.val();
+        self.space_seen.next = self.space_seen3.q.val();
+        self.parent.next = self.parent3.q.val();
+        self.parent_at.next = self.parent_at3.q.val();
+        self.parent_has_move.next = self.parent_has_move3.q.val();
+        self.parent_rest.next = self.parent_rest3.q.val();
+        self.parent_child.next = self.parent_child3.q.val();
+        self.parent_child_at.next = self.parent_child_at3.q.val();
+        self.parent_move.next = self.parent_move3.q.val();
+    }
+}
