@@ -69,7 +69,6 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     pub moves: Signal<In, Bits<8>>,
     pub doomed: Signal<In, Bits<8>>,
     pub probe_dead: Signal<In, bool>,
-    pub leaf: Signal<In, Bits<8>>,
     pub closes: Signal<In, Bits<8>>,
     /// The parent, as [`super::parent`] found it.
     pub parent: Signal<In, Bits<SQ>>,
@@ -156,7 +155,6 @@ impl<const SQ: usize, const LB: usize> Decide<SQ, LB> {
             moves: Default::default(),
             doomed: Default::default(),
             probe_dead: Default::default(),
-            leaf: Default::default(),
             closes: Default::default(),
             parent: Default::default(),
             parent_at: Default::default(),

@@ -67,7 +67,6 @@ pub struct Front<const SQ: usize, const LB: usize> {
     pub moves: Signal<Out, Bits<8>>,
     pub doomed: Signal<Out, Bits<8>>,
     pub probe_dead: Signal<Out, bool>,
-    pub leaf: Signal<Out, Bits<8>>,
     pub closes: Signal<Out, Bits<8>>,
     pub child_last: Signal<Out, bool>,
     pub at_split: Signal<Out, bool>,
@@ -116,7 +115,6 @@ pub struct Front<const SQ: usize, const LB: usize> {
     moves3: DFF<Bits<8>>,
     doomed3: DFF<Bits<8>>,
     probe_dead3: DFF<bool>,
-    leaf3: DFF<Bits<8>>,
     closes3: DFF<Bits<8>>,
     child_last3: DFF<bool>,
     at_split3: DFF<bool>,
@@ -180,7 +178,6 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             moves: Default::default(),
             doomed: Default::default(),
             probe_dead: Default::default(),
-            leaf: Default::default(),
             closes: Default::default(),
             child_last: Default::default(),
             at_split: Default::default(),
@@ -228,7 +225,6 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             moves3: Default::default(),
             doomed3: Default::default(),
             probe_dead3: Default::default(),
-            leaf3: Default::default(),
             closes3: Default::default(),
             child_last3: Default::default(),
             at_split3: Default::default(),
@@ -276,7 +272,6 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             moves3,
             doomed3,
             probe_dead3,
-            leaf3,
             closes3,
             child_last3,
             at_split3,
@@ -393,7 +388,6 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             .replace_bit(7, self.live_now.val().get_bit(7) & !self.live_before[7].val());
         self.probe_dead3.d.next = self.rule.probe_dead.val();
         self.moves3.d.next = self.moves2.q.val();
-        self.leaf3.d.next = self.leaf2.q.val();
         self.closes3.d.next = self.closes2.q.val();
         self.child_last3.d.next = self.child_last2.q.val();
         self.at_split3.d.next = self.r2.level.val() == self.split.val();
@@ -443,7 +437,6 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.moves.next = self.moves3.q.val();
         self.doomed.next = self.doomed3.q.val();
         self.probe_dead.next = self.probe_dead3.q.val();
-        self.leaf.next = self.leaf3.q.val();
         self.closes.next = self.closes3.q.val();
         self.child_last.next = self.child_last3.q.val();
         self.at_split.next = self.at_split3.q.val();

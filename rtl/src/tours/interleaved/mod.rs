@@ -267,7 +267,6 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Logic for Interleaved<SQ
         self.decide.moves.next = self.front.moves.val();
         self.decide.doomed.next = self.front.doomed.val();
         self.decide.probe_dead.next = self.front.probe_dead.val();
-        self.decide.leaf.next = self.front.leaf.val();
         self.decide.closes.next = self.front.closes.val();
         self.decide.parent.next = self.front.parent.val();
         self.decide.parent_at.next = self.front.parent_at.val();
