@@ -5,7 +5,7 @@
 //! order) and shared by all four.
 
 mod common;
-use common::{reference, spec};
+use common::{reference, spec, Tours};
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -17,12 +17,11 @@ use knights::link::proto::MAX_SPLIT_LEVEL;
 use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
 use knights::tours::query::{check_query, Query};
-use knights::tours::{TourDevice, TourSink};
+use knights::tours::TourDevice;
 use knights_model::tours::parallel::PrefixJobs;
 use knights_model::tours::validate::check_tour;
 use knights_model::tours::{MoveOrder, SearchSpec, Searcher};
-use knights_model::Flow;
-use knights_model::{BoardSize, Goal, Square};
+use knights_model::{BoardSize, Goal};
 use knights_sim::{Model, SimulatedBoard};
 
 /// The default compact build's model, made (or found in the cache) once.
@@ -36,20 +35,6 @@ fn model() -> std::sync::Arc<Model> {
 fn device() -> LinkedDevice<SimTransport> {
     let transport = SimTransport::on(SimulatedBoard::on(model()));
     LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
-}
-
-#[derive(Default)]
-struct Tours(Vec<Vec<Square>>);
-
-impl TourSink for Tours {
-    fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
-        self.0.push(tour.to_vec());
-        Ok(())
-    }
-
-    fn progress(&mut self, _: u64, _: u64) -> Flow {
-        Flow::Continue
-    }
 }
 
 fn pruned(board: &str, start: &str, closed: bool) -> SearchSpec {

@@ -5,7 +5,7 @@
 //! search or on the walker's one; first-K refused.
 
 mod common;
-use common::{reference, spec};
+use common::{reference, spec, Tours};
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -14,10 +14,9 @@ use knights::device::error::{DeviceError, RequestError};
 use knights::device::Report;
 use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
-use knights::tours::{TourDevice, TourSink};
+use knights::tours::TourDevice;
 use knights_model::tours::{MoveOrder, SearchSpec};
-use knights_model::Flow;
-use knights_model::{BoardSize, Goal, Square};
+use knights_model::{BoardSize, Goal};
 use knights_sim::{Model, SimulatedBoard};
 
 /// The default interleaved build's model, made (or found in the cache) once.
@@ -31,20 +30,6 @@ fn model() -> std::sync::Arc<Model> {
 fn device() -> LinkedDevice<SimTransport> {
     let transport = SimTransport::on(SimulatedBoard::on(model()));
     LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
-}
-
-#[derive(Default)]
-struct Tours(Vec<Vec<Square>>);
-
-impl TourSink for Tours {
-    fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
-        self.0.push(tour.to_vec());
-        Ok(())
-    }
-
-    fn progress(&mut self, _: u64, _: u64) -> Flow {
-        Flow::Continue
-    }
 }
 
 fn pruned(board: &str, start: &str, closed: bool) -> SearchSpec {

@@ -6,7 +6,7 @@
 //! where any K valid tours may come first.
 
 mod common;
-use common::{keep_trace_on_failure, reference, spec};
+use common::{keep_trace_on_failure, reference, spec, Tours};
 
 use std::time::Duration;
 
@@ -32,20 +32,6 @@ fn on_board(name: &str, test: impl Fn(&mut LinkedDevice<SimTransport>)) {
     keep_trace_on_failure(name, |transport| {
         test(&mut LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap())
     });
-}
-
-#[derive(Default)]
-struct Tours(Vec<Vec<Square>>);
-
-impl TourSink for Tours {
-    fn tour(&mut self, tour: &[Square]) -> Result<(), DeviceError> {
-        self.0.push(tour.to_vec());
-        Ok(())
-    }
-
-    fn progress(&mut self, _: u64, _: u64) -> Flow {
-        Flow::Continue
-    }
 }
 
 /// Runs both and checks they agree exactly (a count on every engine, a

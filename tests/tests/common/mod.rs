@@ -5,6 +5,21 @@ use knights_model::tours::{Outcome, SearchSpec, Searcher};
 
 use knights_model::{Goal, Square};
 
+/// A tour sink that keeps every tour, in the order they come.
+#[derive(Default)]
+pub struct Tours(pub Vec<Vec<Square>>);
+
+impl knights::tours::TourSink for Tours {
+    fn tour(&mut self, tour: &[Square]) -> Result<(), knights::device::error::DeviceError> {
+        self.0.push(tour.to_vec());
+        Ok(())
+    }
+
+    fn progress(&mut self, _: u64, _: u64) -> knights_model::Flow {
+        knights_model::Flow::Continue
+    }
+}
+
 /// A fixed-order, unpruned search of `board` ("5", "6x4") from `start` ("a1").
 pub fn spec(board: &str, start: &str, closed: bool) -> SearchSpec {
     SearchSpec::exhaustive(board.parse().unwrap(), start.parse().unwrap(), closed)
