@@ -44,19 +44,46 @@ pub fn engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
     for_area!(max_width * max_height, engine)
 }
 
+/// The interleaved instances, `(squares, bits)`, appended to the arguments
+/// of the macro call it is given: the one list of them.
+macro_rules! interleaved_instances {
+    ($then:ident ! ($($head:tt)*)) => {
+        $then!($($head)* (25, 5), (30, 5), (36, 6), (48, 6), (64, 6))
+    };
+}
+
+/// Calls `$build` with the const parameters `(squares, bits, stack address
+/// bits)` of the interleaved instance for `$area`, or gives `None` when the
+/// crate has none. (A stack address is the search's 3-bit slot and a level.)
+macro_rules! for_interleaved_area {
+    ($area:expr, $build:ident) => {
+        interleaved_instances!(for_interleaved_area!(@ $area, $build,))
+    };
+    (@ $area:expr, $build:ident, $(($squares:literal, $bits:literal)),*) => {
+        match $area {
+            $($squares => Some($build!($squares, $bits, { $bits + 3 })),)*
+            _ => None,
+        }
+    };
+}
+
+macro_rules! areas {
+    ($(($squares:literal, $bits:literal)),*) => {
+        [$($squares),*]
+    };
+}
+
 /// One interleaved engine's Verilog (top module `top`: the ring, its
 /// settings and job inputs and its counts) for boards up to `max_width` ×
 /// `max_height`, or `None` when that area has no instance (see
 /// [`INTERLEAVED_AREAS`]).
 pub fn interleaved_engine_verilog(max_width: usize, max_height: usize) -> Option<String> {
-    let verilog = match max_width * max_height {
-        25 => emit(Interleaved::<25, 5, 8>::new(max_width, max_height)),
-        30 => emit(Interleaved::<30, 5, 8>::new(max_width, max_height)),
-        36 => emit(Interleaved::<36, 6, 9>::new(max_width, max_height)),
-        48 => emit(Interleaved::<48, 6, 9>::new(max_width, max_height)),
-        64 => emit(Interleaved::<64, 6, 9>::new(max_width, max_height)),
-        _ => return None,
-    };
+    macro_rules! engine {
+        ($squares:literal, $bits:literal, $address_bits:tt) => {
+            emit(Interleaved::<$squares, $bits, $address_bits>::new(max_width, max_height))
+        };
+    }
+    let verilog = for_interleaved_area!(max_width * max_height, engine)?;
     Some(with_memory_attributes(&verilog, "$stack", "no_rw_check"))
 }
 
@@ -109,7 +136,7 @@ fn accelerator_verilog_named(design: &Design, link: LinkSettings) -> Option<Stri
 }
 
 /// Board areas with an interleaved engine instance.
-pub const INTERLEAVED_AREAS: [usize; 5] = [25, 30, 36, 48, 64];
+pub const INTERLEAVED_AREAS: [usize; 5] = interleaved_instances!(areas!());
 
 /// The interleaved accelerator for boards up to `max_width` × `max_height`,
 /// or `None` when that area has no instance (see [`INTERLEAVED_AREAS`]).
@@ -120,21 +147,14 @@ fn interleaved_accelerator_verilog(
     link: LinkSettings,
 ) -> Option<String> {
     macro_rules! accelerator {
-        ($squares:literal, $bits:literal, $address_bits:literal) => {
+        ($squares:literal, $bits:literal, $address_bits:tt) => {
             emit(Accelerator::new(
                 InterleavedBank::<$squares, $bits, $address_bits>::new(max_width, max_height, engines),
                 link,
             ))
         };
     }
-    let verilog = match max_width * max_height {
-        25 => accelerator!(25, 5, 8),
-        30 => accelerator!(30, 5, 8),
-        36 => accelerator!(36, 6, 9),
-        48 => accelerator!(48, 6, 9),
-        64 => accelerator!(64, 6, 9),
-        _ => return None,
-    };
+    let verilog = for_interleaved_area!(max_width * max_height, accelerator)?;
     // A ring never reads the stack entry it writes in the same clock (the
     // two are different searches'; a search's own entry written just before
     // its read is forwarded by the ring itself).

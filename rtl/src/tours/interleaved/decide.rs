@@ -23,7 +23,8 @@
 
 use rust_hdl::prelude::*;
 
-use super::parent::ENTRY_BITS;
+use super::parent::{MoveIndex, ENTRY_BITS};
+use super::path::PathWrite;
 use super::record::Phase;
 use crate::tours::common::geometry::Geometry;
 use crate::tours::wide::knight_moves::KnightMoves;
@@ -44,8 +45,15 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     /// keeps the moves it takes there: sixteen levels of a path.)
     pub above_split: Signal<In, bool>,
     pub not_below_split: Signal<In, bool>,
-    /// A replay's move from this level.
+    /// A replay's move from this level, and the child it enters.
     pub forced_move: Signal<In, Bits<3>>,
+    pub replay_child: Signal<In, Bits<SQ>>,
+    pub replay_child_at: Signal<In, Bits<LB>>,
+    /// Some move is live; the level is the job's root level; a replay has
+    /// one move left.
+    pub live_any: Signal<In, bool>,
+    pub at_base: Signal<In, bool>,
+    pub last_replay: Signal<In, bool>,
     /// The live moves (not dead, not to a leaf), and the first of them.
     pub live: Signal<In, Bits<8>>,
     pub first: Signal<In, Bits<8>>,
@@ -78,6 +86,12 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     pub parent_child: Signal<In, Bits<SQ>>,
     pub parent_child_at: Signal<In, Bits<LB>>,
     pub parent_move: Signal<In, Bits<3>>,
+    /// Each move's child square as an index ([`super::front`] adds them).
+    pub child_at: [Signal<In, Bits<LB>>; 8],
+    /// This level and the one above it, one-hot (0 past the sixteen levels
+    /// a path keeps).
+    pub level_bit: Signal<In, Bits<16>>,
+    pub parent_level_bit: Signal<In, Bits<16>>,
 
     /// The record's next fields.
     pub next_busy: Signal<Out, bool>,
@@ -104,9 +118,8 @@ pub struct Decide<const SQ: usize, const LB: usize> {
 
     knight: KnightMoves<SQ, LB>,
     square_shift: Constant<Bits<8>>,
-    plane_shift: Constant<Bits<8>>,
-    two_planes: Constant<Bits<8>>,
     forced: Signal<Local, Bits<8>>,
+    first_at: Signal<Local, Bits<LB>>,
     child_level: Signal<Local, Bits<LB>>,
     child_tour: Signal<Local, bool>,
     tour_moves: Signal<Local, Bits<8>>,
@@ -114,12 +127,13 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     shed_count: [Signal<Local, Bits<4>>; 8],
     pop: Signal<Local, bool>,
     expanding: Signal<Local, bool>,
-    first_index: Signal<Local, Bits<3>>,
-    path_index: Signal<Local, Bits<LB>>,
-    path_move: Signal<Local, Bits<3>>,
-    path_bit: Signal<Local, Bits<48>>,
-    path_write: Signal<Local, bool>,
-    path_planes: [Signal<Local, Bits<48>>; 3],
+    index_of_first: MoveIndex,
+    // The walk's path with the child's move written, and with the
+    // sibling's (the move a pop enters): both made, one kept.
+    child_path: PathWrite,
+    sibling_path: PathWrite,
+    child_path_write: Signal<Local, bool>,
+    sibling_path_write: Signal<Local, bool>,
     child_phase: Signal<Local, Phase>,
     sibling_phase: Signal<Local, Phase>,
 }
@@ -179,9 +193,14 @@ impl<const SQ: usize, const LB: usize> Decide<SQ, LB> {
             tours: Default::default(),
             knight: KnightMoves::new(geometry),
             square_shift: Constant::new(8.into()),
-            plane_shift: Constant::new(16.into()),
-            two_planes: Constant::new(32.into()),
             forced: Default::default(),
+            first_at: Default::default(),
+            replay_child: Default::default(),
+            replay_child_at: Default::default(),
+            live_any: Default::default(),
+            at_base: Default::default(),
+            last_replay: Default::default(),
+            child_at: Default::default(),
             live: Default::default(),
             first: Default::default(),
             child_level: Default::default(),
@@ -191,12 +210,13 @@ impl<const SQ: usize, const LB: usize> Decide<SQ, LB> {
             shed_count: Default::default(),
             pop: Default::default(),
             expanding: Default::default(),
-            first_index: Default::default(),
-            path_index: Default::default(),
-            path_move: Default::default(),
-            path_bit: Default::default(),
-            path_write: Default::default(),
-            path_planes: Default::default(),
+            index_of_first: Default::default(),
+            child_path: Default::default(),
+            sibling_path: Default::default(),
+            child_path_write: Default::default(),
+            sibling_path_write: Default::default(),
+            level_bit: Default::default(),
+            parent_level_bit: Default::default(),
             child_phase: Default::default(),
             sibling_phase: Default::default(),
         }
@@ -207,15 +227,16 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
     #[hdl_gen]
     fn update(&mut self) {
         self.forced.next = bits::<8>(1) << self.forced_move.val();
-        self.first_index.next = bits::<3>(0)
-            .replace_bit(0, (self.first.val() & 0xAA).any())
-            .replace_bit(1, (self.first.val() & 0xCC).any())
-            .replace_bit(2, (self.first.val() & 0xF0).any());
+        self.index_of_first.move_bit.next = self.first.val();
         self.knight.square.next = self.current.val();
         self.knight.index.next = self.current_at.val();
         self.knight.chosen.next = self.first.val();
-        if self.phase.val() == Phase::Replay {
-            self.knight.chosen.next = self.forced.val();
+        // The first live child's index, picked (not added: the step's path).
+        self.first_at.next = self.current_at.val();
+        for m in 0..8 {
+            if self.first.val().get_bit(m) {
+                self.first_at.next = self.child_at[m].val();
+            }
         }
         self.child_level.next = self.level.val() + 1;
         // A child on the last level is the board's last free square.
@@ -259,9 +280,14 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
         self.next_left.next = self.left.val();
         self.next_walking.next = self.walking.val();
         self.offer.next = false;
-        self.path_write.next = false;
-        self.path_index.next = self.level.val();
-        self.path_move.next = self.first_index.val();
+        self.child_path.path.next = self.path.val();
+        self.child_path.level_bit.next = self.level_bit.val();
+        self.child_path.move_index.next = self.index_of_first.index.val();
+        self.sibling_path.path.next = self.path.val();
+        self.sibling_path.level_bit.next = self.parent_level_bit.val();
+        self.sibling_path.move_index.next = self.parent_move.val();
+        self.child_path_write.next = false;
+        self.sibling_path_write.next = false;
         self.clear.next = 0.into();
         self.set.next = 0.into();
         self.write.next = false;
@@ -298,14 +324,14 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
                     self.write_entry.next =
                         bit_cast::<ENTRY_BITS, LB>(self.current_at.val()) << self.square_shift.val();
                     self.next_level.next = self.child_level.val();
-                    self.next_current.next = self.knight.child.val();
-                    self.next_current_at.next = self.knight.child_index.val();
-                    self.set.next = self.knight.child.val();
+                    self.next_current.next = self.replay_child.val();
+                    self.next_current_at.next = self.replay_child_at.val();
+                    self.set.next = self.replay_child.val();
                     self.next_left.next = self.left.val() - 1;
                     if self.rooted.val() {
                         self.nodes.next = 1.into();
                     }
-                    if self.left.val() == 1 {
+                    if self.last_replay.val() {
                         self.next_phase.next = Phase::Fresh;
                         self.next_dead.next = (self.doomed.val() & self.forced.val()).any();
                         self.nodes.next = 1.into();
@@ -348,14 +374,14 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
                         self.tours.next = 1.into();
                     }
                 }
-                if self.live.val().any() & !self.dead.val() {
+                if self.live_any.val() & !self.dead.val() {
                     self.write.next = true;
                     self.next_level.next = self.child_level.val();
                     self.next_current.next = self.knight.child.val();
-                    self.next_current_at.next = self.knight.child_index.val();
+                    self.next_current_at.next = self.first_at.val();
                     self.set.next = self.knight.child.val();
                     self.next_phase.next = self.child_phase.val();
-                    self.path_write.next = self.walking.val() & self.above_split.val();
+                    self.child_path_write.next = self.walking.val() & self.above_split.val();
                 } else {
                     self.pop.next = true;
                 }
@@ -365,7 +391,7 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
         if self.pop.val() {
             self.clear.next = self.current.val();
             self.next_dead.next = false;
-            if self.level.val() == self.base.val() {
+            if self.at_base.val() {
                 self.next_busy.next = false;
                 self.next_walking.next = false;
             } else if self.parent_has_move.val() {
@@ -377,9 +403,7 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
                 self.next_current_at.next = self.parent_child_at.val();
                 self.set.next = self.parent_child.val();
                 self.next_phase.next = self.sibling_phase.val();
-                self.path_write.next = self.walking.val() & self.not_below_split.val();
-                self.path_index.next = self.level.val() - 1;
-                self.path_move.next = self.parent_move.val();
+                self.sibling_path_write.next = self.walking.val() & self.not_below_split.val();
             } else {
                 self.next_current.next = self.parent.val();
                 self.next_current_at.next = self.parent_at.val();
@@ -389,25 +413,11 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
         }
         // A walk keeps the move it takes at each level above the jobs: the
         // path a job it offers carries.
-        self.path_bit.next = bits::<48>(1) << bit_cast::<48, LB>(self.path_index.val());
-        self.path_planes[0].next = 0.into();
-        if self.path_move.val().get_bit(0) {
-            self.path_planes[0].next = self.path_bit.val();
+        if self.child_path_write.val() {
+            self.next_path.next = self.child_path.written.val();
         }
-        self.path_planes[1].next = self.path_planes[0].val();
-        if self.path_move.val().get_bit(1) {
-            self.path_planes[1].next = self.path_planes[0].val() | (self.path_bit.val() << self.plane_shift.val());
-        }
-        self.path_planes[2].next = self.path_planes[1].val();
-        if self.path_move.val().get_bit(2) {
-            self.path_planes[2].next = self.path_planes[1].val() | (self.path_bit.val() << self.two_planes.val());
-        }
-        if self.path_write.val() {
-            self.next_path.next = (self.path.val()
-                & !(self.path_bit.val()
-                    | (self.path_bit.val() << self.plane_shift.val())
-                    | (self.path_bit.val() << self.two_planes.val())))
-                | self.path_planes[2].val();
+        if self.sibling_path_write.val() {
+            self.next_path.next = self.sibling_path.written.val();
         }
     }
 }

@@ -5,18 +5,20 @@
 //!
 //! - Stage 0 ([`super::reach`]): the free moves and the board's onward
 //!   planes; the parent's stack entry (read in stage 4) registered.
-//! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board.
+//! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board;
+//!   the parent's entry decoded ([`super::parent`]).
 //! - Stage 2: the rule judges each child (`DeadEndRule`); the parent's next
-//!   move from its entry ([`super::parent`]).
+//!   child, one-hot; each move's child index added.
 
 use rust_hdl::prelude::*;
 
-use super::parent::{Parent, ENTRY_BITS};
+use super::parent::{FirstMove, ParentEntry, ENTRY_BITS};
 use super::reach::Reach;
 use super::record::{Phase, RecordStage};
 use super::tally::Tally;
 use crate::tours::common::geometry::Geometry;
 use crate::tours::wide::dead_end::DeadEndRule;
+use crate::tours::wide::knight_moves::KnightMoves;
 
 #[derive(LogicBlock)]
 pub struct Front<const SQ: usize, const LB: usize> {
@@ -72,8 +74,16 @@ pub struct Front<const SQ: usize, const LB: usize> {
     pub at_split: Signal<Out, bool>,
     pub child_at_split: Signal<Out, bool>,
     pub above_split: Signal<Out, bool>,
-    /// The job's move from this level (a replay's), looked up a stage early.
+    /// The job's move from this level (a replay's), looked up two stages
+    /// early, and the child it enters, one-hot and as an index.
     pub forced_move: Signal<Out, Bits<3>>,
+    pub replay_child: Signal<Out, Bits<SQ>>,
+    pub replay_child_at: Signal<Out, Bits<LB>>,
+    /// Some move is live; the level is the job's root level; a replay has
+    /// one move left.
+    pub live_any: Signal<Out, bool>,
+    pub at_base: Signal<Out, bool>,
+    pub last_replay: Signal<Out, bool>,
     /// The live moves (free, not dead, not to a leaf) and the first of them
     /// (the fixed order's).
     pub live: Signal<Out, Bits<8>>,
@@ -87,11 +97,20 @@ pub struct Front<const SQ: usize, const LB: usize> {
     pub parent_child: Signal<Out, Bits<SQ>>,
     pub parent_child_at: Signal<Out, Bits<LB>>,
     pub parent_move: Signal<Out, Bits<3>>,
+    /// Each move's child square as an index (the current square's plus the
+    /// move's offset), added a stage early: stage 3 only picks one.
+    pub child_at: [Signal<Out, Bits<LB>>; 8],
+    /// The level and the one above it, one-hot, for a walk's path (its
+    /// sixteen levels).
+    pub level_bit: Signal<Out, Bits<16>>,
+    pub parent_level_bit: Signal<Out, Bits<16>>,
 
     reach: Reach<SQ, LB>,
     tally: Tally<SQ, LB>,
     rule: DeadEndRule,
-    parent_step: Parent<SQ, LB>,
+    parent_entry: ParentEntry<SQ, LB>,
+    parent_moves: KnightMoves<SQ, LB>,
+    live_first: FirstMove,
     r1: RecordStage<SQ, LB>,
     r2: RecordStage<SQ, LB>,
     r3: RecordStage<SQ, LB>,
@@ -99,7 +118,13 @@ pub struct Front<const SQ: usize, const LB: usize> {
     moves1: DFF<Bits<8>>,
     none1: DFF<Bits<SQ>>,
     one1: DFF<Bits<SQ>>,
-    entry2: DFF<Bits<ENTRY_BITS>>,
+    parent2: DFF<Bits<SQ>>,
+    parent_at2: DFF<Bits<LB>>,
+    parent_has_move2: DFF<bool>,
+    parent_next2: DFF<Bits<8>>,
+    parent_rest2: DFF<Bits<8>>,
+    parent_child_at2: DFF<Bits<LB>>,
+    parent_move2: DFF<Bits<3>>,
     moves2: DFF<Bits<8>>,
     leaf2: DFF<Bits<8>>,
     closes2: DFF<Bits<8>>,
@@ -120,12 +145,18 @@ pub struct Front<const SQ: usize, const LB: usize> {
     at_split3: DFF<bool>,
     child_at_split3: DFF<bool>,
     above_split3: DFF<bool>,
+    forced_move2: DFF<Bits<3>>,
     forced_move3: DFF<Bits<3>>,
+    replay_moves: KnightMoves<SQ, LB>,
+    replay_child3: DFF<Bits<SQ>>,
+    replay_child_at3: DFF<Bits<LB>>,
+    live_any3: DFF<bool>,
+    at_base3: DFF<bool>,
+    last_replay3: DFF<bool>,
     replay_bits: Signal<Local, Bits<48>>,
     live3: DFF<Bits<8>>,
     first3: DFF<Bits<8>>,
     live_now: Signal<Local, Bits<8>>,
-    live_before: [Signal<Local, bool>; 8],
     not_below_split3: DFF<bool>,
     space_seen3: DFF<bool>,
     parent3: DFF<Bits<SQ>>,
@@ -135,6 +166,11 @@ pub struct Front<const SQ: usize, const LB: usize> {
     parent_child3: DFF<Bits<SQ>>,
     parent_child_at3: DFF<Bits<LB>>,
     parent_move3: DFF<Bits<3>>,
+    child_at3: [DFF<Bits<LB>>; 8],
+    level_bit3: DFF<Bits<16>>,
+    parent_level_bit3: DFF<Bits<16>>,
+    // Move m's index offset, modulo 2^LB.
+    delta: [Constant<Bits<LB>>; 8],
 }
 
 impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
@@ -184,11 +220,15 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             child_at_split: Default::default(),
             above_split: Default::default(),
             forced_move: Default::default(),
+            replay_child: Default::default(),
+            replay_child_at: Default::default(),
+            live_any: Default::default(),
+            at_base: Default::default(),
+            last_replay: Default::default(),
             replay_bits: Default::default(),
             live: Default::default(),
             first: Default::default(),
             live_now: Default::default(),
-            live_before: Default::default(),
             not_below_split: Default::default(),
             space_seen: Default::default(),
             parent: Default::default(),
@@ -198,10 +238,15 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             parent_child: Default::default(),
             parent_child_at: Default::default(),
             parent_move: Default::default(),
+            child_at: Default::default(),
+            level_bit: Default::default(),
+            parent_level_bit: Default::default(),
             reach: Reach::new(geometry),
             tally: Tally::new(geometry),
             rule: Default::default(),
-            parent_step: Parent::new(geometry),
+            parent_entry: ParentEntry::new(geometry),
+            parent_moves: KnightMoves::new(geometry),
+            live_first: Default::default(),
             r1: Default::default(),
             r2: Default::default(),
             r3: Default::default(),
@@ -209,7 +254,13 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             moves1: Default::default(),
             none1: Default::default(),
             one1: Default::default(),
-            entry2: Default::default(),
+            parent2: Default::default(),
+            parent_at2: Default::default(),
+            parent_has_move2: Default::default(),
+            parent_next2: Default::default(),
+            parent_rest2: Default::default(),
+            parent_child_at2: Default::default(),
+            parent_move2: Default::default(),
             moves2: Default::default(),
             leaf2: Default::default(),
             closes2: Default::default(),
@@ -230,7 +281,14 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             at_split3: Default::default(),
             child_at_split3: Default::default(),
             above_split3: Default::default(),
+            forced_move2: Default::default(),
             forced_move3: Default::default(),
+            replay_moves: KnightMoves::new(geometry),
+            replay_child3: Default::default(),
+            replay_child_at3: Default::default(),
+            live_any3: Default::default(),
+            at_base3: Default::default(),
+            last_replay3: Default::default(),
             live3: Default::default(),
             first3: Default::default(),
             not_below_split3: Default::default(),
@@ -242,6 +300,10 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             parent_child3: Default::default(),
             parent_child_at3: Default::default(),
             parent_move3: Default::default(),
+            child_at3: Default::default(),
+            level_bit3: Default::default(),
+            parent_level_bit3: Default::default(),
+            delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
         }
     }
 }
@@ -256,7 +318,13 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             moves1,
             none1,
             one1,
-            entry2,
+            parent2,
+            parent_at2,
+            parent_has_move2,
+            parent_next2,
+            parent_rest2,
+            parent_child_at2,
+            parent_move2,
             moves2,
             leaf2,
             closes2,
@@ -277,7 +345,13 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             at_split3,
             child_at_split3,
             above_split3,
+            forced_move2,
             forced_move3,
+            replay_child3,
+            replay_child_at3,
+            live_any3,
+            at_base3,
+            last_replay3,
             live3,
             first3,
             not_below_split3,
@@ -288,9 +362,14 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             parent_rest3,
             parent_child3,
             parent_child_at3,
-            parent_move3
+            parent_move3,
+            level_bit3,
+            parent_level_bit3
         );
         clock!(self, clock, r1, r2, r3);
+        for m in 0..8 {
+            self.child_at3[m].clock.next = self.clock.val();
+        }
 
         // Stage 0: the free moves and onward planes; the parent's entry.
         self.reach.board.next = self.board.val();
@@ -338,10 +417,26 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.leaf2.d.next = self.tally.leaf.val();
         self.closes2.d.next = self.tally.closes.val();
         self.moves2.d.next = self.moves1.q.val();
-        self.entry2.d.next = self.entry1.q.val();
+        // The parent's entry decoded: all but its child's one-hot square.
+        self.parent_entry.entry.next = self.entry1.q.val();
+        self.parent2.d.next = self.parent_entry.square.val();
+        self.parent_at2.d.next = self.parent_entry.square_at.val();
+        self.parent_has_move2.d.next = self.parent_entry.has_move.val();
+        self.parent_next2.d.next = self.parent_entry.next_move.val();
+        self.parent_rest2.d.next = self.parent_entry.rest.val();
+        self.parent_child_at2.d.next = self.parent_entry.child_at.val();
+        self.parent_move2.d.next = self.parent_entry.move_index.val();
         // (A square is left free besides a child: see `DeadEndJudge`.)
         self.free_two2.d.next = (bit_cast::<16, LB>(self.r1.level.val() + 1) + 2) <= self.area.val();
         self.child_last2.d.next = (self.r1.level.val() + 1) == self.last.val();
+        // A replay's move, looked up from the path. The path is bit-sliced
+        // (`MovePath::sliced`): the move from level k has its three bits at
+        // k, 16 + k and 32 + k.
+        self.replay_bits.next = self.r1.path.val() >> bit_cast::<48, LB>(self.r1.level.val());
+        self.forced_move2.d.next = bits::<3>(0)
+            .replace_bit(0, self.replay_bits.val().get_bit(0))
+            .replace_bit(1, self.replay_bits.val().get_bit(16))
+            .replace_bit(2, self.replay_bits.val().get_bit(32));
         self.r2.busy_in.next = self.r1.busy.val();
         self.r2.phase_in.next = self.r1.phase.val();
         self.r2.level_in.next = self.r1.level.val();
@@ -367,25 +462,12 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.rule.three_ends.next = self.three_ends2.q.val();
         self.rule.lane_blocked.next = self.lane_blocked2.q.val();
         self.rule.lane_ends.next = self.lane_ends2.q.val();
-        self.parent_step.entry.next = self.entry2.q.val();
         self.doomed3.d.next = self.rule.doomed.val();
-        // The first live move by a chain of ORs (no carry chain: this is on
-        // the step's path).
+        // The live moves and the first of them.
         self.live_now.next = self.moves2.q.val() & !self.rule.doomed.val() & !self.leaf2.q.val();
-        self.live_before[0].next = false;
-        for m in 1..8 {
-            self.live_before[m].next = self.live_before[m - 1].val() | self.live_now.val().get_bit(m - 1);
-        }
+        self.live_first.moves.next = self.live_now.val();
         self.live3.d.next = self.live_now.val();
-        self.first3.d.next = bits::<8>(0)
-            .replace_bit(0, self.live_now.val().get_bit(0))
-            .replace_bit(1, self.live_now.val().get_bit(1) & !self.live_before[1].val())
-            .replace_bit(2, self.live_now.val().get_bit(2) & !self.live_before[2].val())
-            .replace_bit(3, self.live_now.val().get_bit(3) & !self.live_before[3].val())
-            .replace_bit(4, self.live_now.val().get_bit(4) & !self.live_before[4].val())
-            .replace_bit(5, self.live_now.val().get_bit(5) & !self.live_before[5].val())
-            .replace_bit(6, self.live_now.val().get_bit(6) & !self.live_before[6].val())
-            .replace_bit(7, self.live_now.val().get_bit(7) & !self.live_before[7].val());
+        self.first3.d.next = self.live_first.first.val();
         self.probe_dead3.d.next = self.rule.probe_dead.val();
         self.moves3.d.next = self.moves2.q.val();
         self.closes3.d.next = self.closes2.q.val();
@@ -395,20 +477,33 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.above_split3.d.next = self.r2.level.val() < self.split.val();
         self.not_below_split3.d.next = self.r2.level.val() <= self.split.val();
         self.space_seen3.d.next = self.space.val();
-        // The path is bit-sliced (`MovePath::sliced`): the move from level
-        // k has its three bits at k, 16 + k and 32 + k.
-        self.replay_bits.next = self.r2.path.val() >> bit_cast::<48, LB>(self.r2.level.val());
-        self.forced_move3.d.next = bits::<3>(0)
-            .replace_bit(0, self.replay_bits.val().get_bit(0))
-            .replace_bit(1, self.replay_bits.val().get_bit(16))
-            .replace_bit(2, self.replay_bits.val().get_bit(32));
-        self.parent3.d.next = self.parent_step.square.val();
-        self.parent_at3.d.next = self.parent_step.square_at.val();
-        self.parent_has_move3.d.next = self.parent_step.has_move.val();
-        self.parent_rest3.d.next = self.parent_step.rest.val();
-        self.parent_child3.d.next = self.parent_step.child.val();
-        self.parent_child_at3.d.next = self.parent_step.child_at.val();
-        self.parent_move3.d.next = self.parent_step.move_index.val();
+        self.forced_move3.d.next = self.forced_move2.q.val();
+        // A replay's child, and the step's tests of the record, made here
+        // so that stage 3 only picks.
+        self.replay_moves.square.next = self.r2.current.val();
+        self.replay_moves.index.next = self.r2.current_at.val();
+        self.replay_moves.chosen.next = bits::<8>(1) << self.forced_move2.q.val();
+        self.replay_child3.d.next = self.replay_moves.child.val();
+        self.replay_child_at3.d.next = self.replay_moves.child_index.val();
+        self.live_any3.d.next = self.live_now.val().any();
+        self.at_base3.d.next = self.r2.level.val() == self.r2.base.val();
+        self.last_replay3.d.next = self.r2.left.val() == 1;
+        // The parent's child, one-hot.
+        self.parent_moves.square.next = self.parent2.q.val();
+        self.parent_moves.index.next = self.parent_at2.q.val();
+        self.parent_moves.chosen.next = self.parent_next2.q.val();
+        self.parent3.d.next = self.parent2.q.val();
+        self.parent_at3.d.next = self.parent_at2.q.val();
+        self.parent_has_move3.d.next = self.parent_has_move2.q.val();
+        self.parent_rest3.d.next = self.parent_rest2.q.val();
+        self.parent_child3.d.next = self.parent_moves.child.val();
+        self.parent_child_at3.d.next = self.parent_child_at2.q.val();
+        self.parent_move3.d.next = self.parent_move2.q.val();
+        for m in 0..8 {
+            self.child_at3[m].d.next = self.r2.current_at.val() + self.delta[m].val();
+        }
+        self.level_bit3.d.next = bits::<16>(1) << bit_cast::<16, LB>(self.r2.level.val());
+        self.parent_level_bit3.d.next = bits::<16>(1) << bit_cast::<16, LB>(self.r2.level.val() - 1);
         self.r3.busy_in.next = self.r2.busy.val();
         self.r3.phase_in.next = self.r2.phase.val();
         self.r3.level_in.next = self.r2.level.val();
@@ -443,6 +538,11 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.child_at_split.next = self.child_at_split3.q.val();
         self.above_split.next = self.above_split3.q.val();
         self.forced_move.next = self.forced_move3.q.val();
+        self.replay_child.next = self.replay_child3.q.val();
+        self.replay_child_at.next = self.replay_child_at3.q.val();
+        self.live_any.next = self.live_any3.q.val();
+        self.at_base.next = self.at_base3.q.val();
+        self.last_replay.next = self.last_replay3.q.val();
         self.live.next = self.live3.q.val();
         self.first.next = self.first3.q.val();
         self.not_below_split.next = self.not_below_split3.q.val();
@@ -454,5 +554,10 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.parent_child.next = self.parent_child3.q.val();
         self.parent_child_at.next = self.parent_child_at3.q.val();
         self.parent_move.next = self.parent_move3.q.val();
+        for m in 0..8 {
+            self.child_at[m].next = self.child_at3[m].q.val();
+        }
+        self.level_bit.next = self.level_bit3.q.val();
+        self.parent_level_bit.next = self.parent_level_bit3.q.val();
     }
 }

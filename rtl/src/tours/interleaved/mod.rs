@@ -32,6 +32,7 @@ pub mod bank;
 pub mod decide;
 pub mod front;
 pub mod parent;
+pub mod path;
 pub mod reach;
 pub mod record;
 pub mod tally;
@@ -87,6 +88,8 @@ pub struct Interleaved<const SQ: usize, const LB: usize, const AB: usize> {
     pub found_path: Signal<Out, Bits<48>>,
     pub walking: Signal<Out, bool>,
 
+    // The engine walks (engine 0): others leave the walk's logic out.
+    walks: Constant<bool>,
     // The slot in stage 0, and in stage 4 (the one four turns before).
     turn: DFF<Bits<3>>,
     last_turn: Signal<Local, Bits<3>>,
@@ -176,7 +179,16 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Interleaved<SQ, LB, AB> 
             walk_trail: Default::default(),
             walk_seen: Default::default(),
             walk_before: Default::default(),
+            walks: Constant::new(true),
         }
+    }
+
+    /// The same engine without the walk: its jobs are never rooted and
+    /// split, and the walk's logic (offers, the path it keeps) synthesises
+    /// away. Every engine but the walker is built so.
+    pub fn without_walk(mut self) -> Self {
+        self.walks = Constant::new(false);
+        self
     }
 }
 
@@ -280,11 +292,21 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Logic for Interleaved<SQ
         self.decide.above_split.next = self.front.above_split.val();
         self.decide.not_below_split.next = self.front.not_below_split.val();
         self.decide.forced_move.next = self.front.forced_move.val();
+        self.decide.replay_child.next = self.front.replay_child.val();
+        self.decide.replay_child_at.next = self.front.replay_child_at.val();
+        self.decide.live_any.next = self.front.live_any.val();
+        self.decide.at_base.next = self.front.at_base.val();
+        self.decide.last_replay.next = self.front.last_replay.val();
         self.decide.live.next = self.front.live.val();
         self.decide.first.next = self.front.first.val();
         self.decide.space.next = self.front.space_seen.val();
         self.decide.rooted.next = self.front.rooted.val();
-        self.decide.walking.next = self.front.walking.val();
+        self.decide.walking.next = self.front.walking.val() & self.walks.val();
+        for m in 0..8 {
+            self.decide.child_at[m].next = self.front.child_at[m].val();
+        }
+        self.decide.level_bit.next = self.front.level_bit.val();
+        self.decide.parent_level_bit.next = self.front.parent_level_bit.val();
         self.found4.d.next = self.decide.offer.val();
         self.found_path4.d.next = self.front.path.val();
         self.clear4.d.next = self.decide.clear.val();
@@ -349,7 +371,7 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Logic for Interleaved<SQ
             self.r0.path_in.next = self.job_path.val();
             self.r0.left_in.next = self.job_length.val();
             self.r0.rooted_in.next = self.job_rooted.val();
-            self.r0.walking_in.next = self.job_rooted.val() & self.split.val().any();
+            self.r0.walking_in.next = self.job_rooted.val() & self.split.val().any() & self.walks.val();
         }
         // A search is in stage 0, 3 or 4 in three clocks of five, never two
         // of them apart: one seen there in this clock or the two before is

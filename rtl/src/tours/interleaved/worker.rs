@@ -60,7 +60,10 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Worker<SQ, LB, AB> {
             counts_only: Constant::new(u64::from(error::BAD_ARGUMENT).into()),
             request: KnightArguments::new(Geometry::new(max_width, max_height), true),
             board_setup: BoardSetup::new(Geometry::new(max_width, max_height)),
-            ring: Interleaved::new(max_width, max_height),
+            ring: match role {
+                JobRole::Walker => Interleaved::new(max_width, max_height),
+                JobRole::Worker => Interleaved::new(max_width, max_height).without_walk(),
+            },
             state: Default::default(),
             held: Default::default(),
             held_path: Default::default(),
