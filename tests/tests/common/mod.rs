@@ -63,3 +63,26 @@ pub fn keep_trace_on_failure(name: &str, test: impl Fn(knights::link::transport:
 pub fn trace_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("traces").join(format!("{name}.fst"))
 }
+
+/// The iCEBreaker build CI made (`scripts/bitstreams.sh`, build/icebreaker),
+/// else one made here (about a minute of yosys and nextpnr).
+pub fn icebreaker_build() -> std::path::PathBuf {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let made = repo.join("build").join("icebreaker");
+    if made.join("design.asc").is_file() && made.join("build.json").is_file() {
+        return made;
+    }
+    let board = knights::fpga::boards::find("icebreaker").unwrap();
+    let mut options = knights::fpga::bitstream::BuildOptions::for_board(&board);
+    options.out_dir = repo.join("target").join("check-build-test").join("icebreaker");
+    knights::fpga::bitstream::build(&board, &options, &mut Quiet).expect("the iCEBreaker builds");
+    options.out_dir
+}
+
+/// A watch that says nothing.
+pub struct Quiet;
+
+impl knights::fpga::bitstream::Watch for Quiet {
+    fn say(&mut self, _: &str) {}
+    fn status(&mut self, _: knights::fpga::bitstream::Phase, _: &str) {}
+}
