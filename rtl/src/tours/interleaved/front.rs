@@ -6,9 +6,12 @@
 //! - Stage 0 ([`super::reach`]): the free moves and the board's onward
 //!   planes; the parent's stack entry (read in stage 4) registered.
 //! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board;
-//!   the parent's entry decoded ([`super::parent`]).
-//! - Stage 2: the rule judges each child (`DeadEndRule`); the parent's next
-//!   child, one-hot; each move's child index added.
+//!   the parent's entry decoded ([`super::parent`]); a replay's move looked
+//!   up in the job's path.
+//! - Stage 2: the rule judges each child (`DeadEndRule`); the first live
+//!   move; the parent's next child, one-hot; each move's child index added;
+//!   a replay's child; the step's tests of the record. Stage 3 then only
+//!   picks among what these stages made.
 
 use rust_hdl::prelude::*;
 
