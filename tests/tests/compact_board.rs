@@ -5,11 +5,10 @@
 //! order) and shared by all four.
 
 mod common;
-use common::{reference, spec, Tours};
+use common::{connect, pruned, reference, spec, Tours};
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use knights::device::error::{DeviceError, LinkError};
 use knights::device::{CpuDevice, Report};
@@ -22,7 +21,7 @@ use knights_model::tours::parallel::PrefixJobs;
 use knights_model::tours::validate::check_tour;
 use knights_model::tours::{MoveOrder, SearchSpec, Searcher};
 use knights_model::{BoardSize, Goal};
-use knights_sim::{Model, SimulatedBoard};
+use knights_sim::Model;
 
 /// The default compact build's model, made (or found in the cache) once.
 fn model() -> std::sync::Arc<Model> {
@@ -33,12 +32,7 @@ fn model() -> std::sync::Arc<Model> {
 }
 
 fn device() -> LinkedDevice<SimTransport> {
-    let transport = SimTransport::on(SimulatedBoard::on(model()));
-    LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
-}
-
-fn pruned(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec { prune: true, ..spec(board, start, closed) }
+    connect(model())
 }
 
 /// Runs both and checks they agree exactly: a count on every engine (and on

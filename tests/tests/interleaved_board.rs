@@ -5,10 +5,9 @@
 //! search or on the walker's one; first-K refused.
 
 mod common;
-use common::{reference, spec, Tours};
+use common::{connect, pruned, reference, Tours};
 
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use knights::device::error::{DeviceError, RequestError};
 use knights::device::Report;
@@ -17,7 +16,7 @@ use knights::link::LinkedDevice;
 use knights::tours::TourDevice;
 use knights_model::tours::{MoveOrder, SearchSpec};
 use knights_model::{BoardSize, Goal};
-use knights_sim::{Model, SimulatedBoard};
+use knights_sim::Model;
 
 /// The default interleaved build's model, made (or found in the cache) once.
 fn model() -> std::sync::Arc<Model> {
@@ -28,12 +27,7 @@ fn model() -> std::sync::Arc<Model> {
 }
 
 fn device() -> LinkedDevice<SimTransport> {
-    let transport = SimTransport::on(SimulatedBoard::on(model()));
-    LinkedDevice::connect("sim", transport, Duration::from_secs(60)).unwrap()
-}
-
-fn pruned(board: &str, start: &str, closed: bool) -> SearchSpec {
-    SearchSpec { prune: true, ..spec(board, start, closed) }
+    connect(model())
 }
 
 /// Runs the search on the device at `split` (`None`: the host's choice) and

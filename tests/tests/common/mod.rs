@@ -64,6 +64,19 @@ pub fn trace_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("traces").join(format!("{name}.fst"))
 }
 
+/// A pruned search of `board` from `start`.
+pub fn pruned(board: &str, start: &str, closed: bool) -> SearchSpec {
+    SearchSpec { prune: true, ..spec(board, start, closed) }
+}
+
+/// A linked device on a simulated board running `model`.
+pub fn connect(
+    model: std::sync::Arc<knights_sim::Model>,
+) -> knights::link::LinkedDevice<knights::link::transport::SimTransport> {
+    let transport = knights::link::transport::SimTransport::on(knights_sim::SimulatedBoard::on(model));
+    knights::link::LinkedDevice::connect("sim", transport, std::time::Duration::from_secs(60)).unwrap()
+}
+
 /// The iCEBreaker build CI made (`scripts/bitstreams.sh`, build/icebreaker),
 /// else one made here (about a minute of yosys and nextpnr).
 pub fn icebreaker_build() -> std::path::PathBuf {
