@@ -4,6 +4,7 @@
 use std::io;
 use std::time::Duration;
 
+pub mod reported;
 #[cfg(test)]
 pub(crate) mod scripted;
 mod serial;

@@ -34,24 +34,27 @@ impl SerialTransport {
         Ok(())
     }
 
-    /// The USB serial ports present, with their USB identities.
+    /// The USB serial ports present, with their USB identities (made alike
+    /// across systems: [`super::reported`]).
     pub fn usb_ports() -> Result<Vec<UsbSerial>, DeviceError> {
         let ports = serialport::available_ports().map_err(PortError::ListPorts)?;
-        Ok(ports
-            .into_iter()
-            .filter_map(|p| match p.port_type {
-                SerialPortType::UsbPort(usb) => Some(UsbSerial {
-                    path: p.port_name,
-                    vendor_id: usb.vid,
-                    product_id: usb.pid,
-                    interface: usb.interface,
-                    manufacturer: usb.manufacturer,
-                    product: usb.product,
-                    serial_number: usb.serial_number,
-                }),
-                _ => None,
-            })
-            .collect())
+        Ok(super::reported::alike(
+            ports
+                .into_iter()
+                .filter_map(|p| match p.port_type {
+                    SerialPortType::UsbPort(usb) => Some(UsbSerial {
+                        path: p.port_name,
+                        vendor_id: usb.vid,
+                        product_id: usb.pid,
+                        interface: usb.interface,
+                        manufacturer: usb.manufacturer,
+                        product: usb.product,
+                        serial_number: usb.serial_number,
+                    }),
+                    _ => None,
+                })
+                .collect(),
+        ))
     }
 }
 

@@ -3,8 +3,9 @@
 //! registered for the next. Their results, and the record, come out of the
 //! third stage's registers for [`super::decide`].
 //!
-//! - Stage 0 ([`super::reach`]): the free moves and the board's onward
-//!   planes; the parent's stack entry (read in stage 4) registered.
+//! - Stage 0 ([`super::reach`]): the free moves, the board's onward planes
+//!   and the squares the pruning rule counts; the parent's stack entry
+//!   (read in stage 4) registered.
 //! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board;
 //!   the parent's entry decoded ([`super::parent`]); a replay's move looked
 //!   up in the job's path.
@@ -120,7 +121,8 @@ pub struct Front<const SQ: usize, const LB: usize> {
     entry1: DFF<Bits<ENTRY_BITS>>,
     moves1: DFF<Bits<8>>,
     none1: DFF<Bits<SQ>>,
-    one1: DFF<Bits<SQ>>,
+    blocked1: DFF<Bits<SQ>>,
+    ends1: DFF<Bits<SQ>>,
     parent2: DFF<Bits<SQ>>,
     parent_at2: DFF<Bits<LB>>,
     parent_has_move2: DFF<bool>,
@@ -256,7 +258,8 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             entry1: Default::default(),
             moves1: Default::default(),
             none1: Default::default(),
-            one1: Default::default(),
+            blocked1: Default::default(),
+            ends1: Default::default(),
             parent2: Default::default(),
             parent_at2: Default::default(),
             parent_has_move2: Default::default(),
@@ -320,7 +323,8 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             entry1,
             moves1,
             none1,
-            one1,
+            blocked1,
+            ends1,
             parent2,
             parent_at2,
             parent_has_move2,
@@ -376,12 +380,15 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
 
         // Stage 0: the free moves and onward planes; the parent's entry.
         self.reach.board.next = self.board.val();
+        self.reach.closed.next = self.closed.val();
+        self.reach.closing.next = self.closing.val();
         self.reach.current.next = self.current_in.val();
         self.reach.current_at.next = self.current_at_in.val();
         self.reach.visited.next = self.visited_in.val();
         self.moves1.d.next = self.reach.moves.val();
         self.none1.d.next = self.reach.none.val();
-        self.one1.d.next = self.reach.one.val();
+        self.blocked1.d.next = self.reach.blocked.val();
+        self.ends1.d.next = self.reach.ends.val();
         self.entry1.d.next = self.entry.val();
         self.r1.busy_in.next = self.busy_in.val();
         self.r1.phase_in.next = self.phase_in.val();
@@ -397,15 +404,14 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.r1.walking_in.next = self.walking_in.val();
 
         // Stage 1: the rule's tallies; the level's arithmetic for later.
-        self.tally.board.next = self.board.val();
         self.tally.closed.next = self.closed.val();
         self.tally.closing.next = self.closing.val();
         self.tally.current.next = self.r1.current.val();
         self.tally.current_at.next = self.r1.current_at.val();
-        self.tally.visited.next = self.r1.visited.val();
         self.tally.moves.next = self.moves1.q.val();
         self.tally.none.next = self.none1.q.val();
-        self.tally.one.next = self.one1.q.val();
+        self.tally.blocked.next = self.blocked1.q.val();
+        self.tally.ends.next = self.ends1.q.val();
         self.tally.probe.next = 0.into();
         if self.r1.phase.val() == Phase::Root {
             self.tally.probe.next = self.start.val();

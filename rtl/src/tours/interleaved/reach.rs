@@ -1,10 +1,11 @@
 //! The ring's first stage: the current square's free moves, and the onward
-//! planes of the whole board (free squares with no free knight neighbour,
-//! and with one), which pruning reads a stage later.
+//! planes of the whole board (squares with no free knight neighbour, and
+//! with one) made into the squares the pruning rule counts a stage later.
 
 use rust_hdl::prelude::*;
 
 use crate::tours::common::geometry::Geometry;
+use crate::tours::wide::dead_end::DeadEndMasks;
 use crate::tours::wide::knight_moves::KnightMoves;
 use crate::tours::wide::onward::OnwardCounts;
 
@@ -12,17 +13,23 @@ use crate::tours::wide::onward::OnwardCounts;
 pub struct Reach<const SQ: usize, const LB: usize> {
     /// The search's board, and where its search stands.
     pub board: Signal<In, Bits<SQ>>,
+    /// Closed tours, and the start square's knight neighbours.
+    pub closed: Signal<In, bool>,
+    pub closing: Signal<In, Bits<SQ>>,
     pub current: Signal<In, Bits<SQ>>,
     pub current_at: Signal<In, Bits<LB>>,
     pub visited: Signal<In, Bits<SQ>>,
     /// The moves to a free square (bit m for canonical move m).
     pub moves: Signal<Out, Bits<8>>,
-    /// Squares with no free square a knight move away, and with one.
+    /// Squares with no free square a knight move away.
     pub none: Signal<Out, Bits<SQ>>,
-    pub one: Signal<Out, Bits<SQ>>,
+    /// The free squares the pruning rule counts ([`DeadEndMasks`]).
+    pub blocked: Signal<Out, Bits<SQ>>,
+    pub ends: Signal<Out, Bits<SQ>>,
 
     knight: KnightMoves<SQ, LB>,
     onward: OnwardCounts<SQ>,
+    masks: DeadEndMasks<SQ>,
     free: Signal<Local, Bits<SQ>>,
     moves_chain: [Signal<Local, Bits<8>>; 8],
 }
@@ -31,14 +38,18 @@ impl<const SQ: usize, const LB: usize> Reach<SQ, LB> {
     pub fn new(geometry: Geometry) -> Self {
         Reach {
             board: Default::default(),
+            closed: Default::default(),
+            closing: Default::default(),
             current: Default::default(),
             current_at: Default::default(),
             visited: Default::default(),
             moves: Default::default(),
             none: Default::default(),
-            one: Default::default(),
+            blocked: Default::default(),
+            ends: Default::default(),
             knight: KnightMoves::new(geometry),
             onward: OnwardCounts::new(geometry, false),
+            masks: Default::default(),
             free: Default::default(),
             moves_chain: Default::default(),
         }
@@ -63,6 +74,12 @@ impl<const SQ: usize, const LB: usize> Logic for Reach<SQ, LB> {
         }
         self.moves.next = self.moves_chain[7].val();
         self.none.next = self.onward.none.val();
-        self.one.next = self.onward.one.val();
+        self.masks.closed.next = self.closed.val();
+        self.masks.free.next = self.free.val();
+        self.masks.closing.next = self.closing.val();
+        self.masks.none.next = self.onward.none.val();
+        self.masks.one.next = self.onward.one.val();
+        self.blocked.next = self.masks.blocked.val();
+        self.ends.next = self.masks.ends.val();
     }
 }

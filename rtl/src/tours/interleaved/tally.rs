@@ -12,17 +12,17 @@ use crate::tours::wide::knight_moves::KnightMoves;
 #[derive(LogicBlock)]
 pub struct Tally<const SQ: usize, const LB: usize> {
     /// The search's settings.
-    pub board: Signal<In, Bits<SQ>>,
     pub closed: Signal<In, bool>,
     /// The start square's knight neighbours.
     pub closing: Signal<In, Bits<SQ>>,
-    /// The position, its free moves and the onward planes ([`super::reach`]).
+    /// The position, its free moves, the squares with no free square
+    /// onward, and the squares the rule counts ([`super::reach`]).
     pub current: Signal<In, Bits<SQ>>,
     pub current_at: Signal<In, Bits<LB>>,
-    pub visited: Signal<In, Bits<SQ>>,
     pub moves: Signal<In, Bits<8>>,
     pub none: Signal<In, Bits<SQ>>,
-    pub one: Signal<In, Bits<SQ>>,
+    pub blocked: Signal<In, Bits<SQ>>,
+    pub ends: Signal<In, Bits<SQ>>,
     /// A square judged on its own (one-hot, or 0).
     pub probe: Signal<In, Bits<SQ>>,
 
@@ -48,15 +48,14 @@ pub struct Tally<const SQ: usize, const LB: usize> {
 impl<const SQ: usize, const LB: usize> Tally<SQ, LB> {
     pub fn new(geometry: Geometry) -> Self {
         Tally {
-            board: Default::default(),
             closed: Default::default(),
             closing: Default::default(),
             current: Default::default(),
             current_at: Default::default(),
-            visited: Default::default(),
             moves: Default::default(),
             none: Default::default(),
-            one: Default::default(),
+            blocked: Default::default(),
+            ends: Default::default(),
             probe: Default::default(),
             some_blocked: Default::default(),
             two_blocked: Default::default(),
@@ -82,10 +81,9 @@ impl<const SQ: usize, const LB: usize> Logic for Tally<SQ, LB> {
         self.knight.index.next = self.current_at.val();
         self.knight.chosen.next = 0.into();
         self.tally.closed.next = self.closed.val();
-        self.tally.free.next = self.board.val() & !self.visited.val();
         self.tally.closing.next = self.closing.val();
-        self.tally.none.next = self.none.val();
-        self.tally.one.next = self.one.val();
+        self.tally.blocked.next = self.blocked.val();
+        self.tally.ends.next = self.ends.val();
         self.tally.probe.next = self.probe.val();
         for m in 0..8 {
             self.tally.targets[m].next = self.knight.targets[m].val();

@@ -17,7 +17,8 @@ pub struct BoardSetup<const SQ: usize> {
     pub height: Signal<In, Bits<8>>,
     /// Adds a rank at the clock edge.
     pub step: Signal<In, bool>,
-    /// The step adds the last rank.
+    /// The step adds the last rank. (A register: it feeds the engines'
+    /// control, placed anywhere on a full part.)
     pub last_rank: Signal<Out, bool>,
     /// The board's squares, and how many (both whole once the last rank is in).
     pub board: Signal<Out, Bits<SQ>>,
@@ -30,6 +31,7 @@ pub struct BoardSetup<const SQ: usize> {
     rank: DFF<Bits<8>>,
     mask: DFF<Bits<SQ>>,
     squares: DFF<Bits<16>>,
+    at_last_rank: DFF<bool>,
 }
 
 impl<const SQ: usize> BoardSetup<SQ> {
@@ -51,6 +53,7 @@ impl<const SQ: usize> BoardSetup<SQ> {
             rank: Default::default(),
             mask: Default::default(),
             squares: Default::default(),
+            at_last_rank: Default::default(),
         }
     }
 }
@@ -58,13 +61,16 @@ impl<const SQ: usize> BoardSetup<SQ> {
 impl<const SQ: usize> Logic for BoardSetup<SQ> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, files, ranks, rank, mask, squares);
+        dff_setup!(self, clock, files, ranks, rank, mask, squares, at_last_rank);
         self.board.next = self.mask.q.val();
         self.area.next = self.squares.q.val();
         // The board's own ranks, not the build's: a search's clocks do not
-        // depend on the bitstream it runs on.
-        self.last_rank.next = (self.rank.q.val() + 1) == self.ranks.q.val();
+        // depend on the bitstream it runs on. Made a clock ahead from the
+        // rank the clock edge leaves, so the output is a register's.
+        self.last_rank.next = self.at_last_rank.q.val();
+        self.at_last_rank.d.next = (self.rank.q.val() + 1) == self.ranks.q.val();
         if self.step.val() {
+            self.at_last_rank.d.next = (self.rank.q.val() + 2) == self.ranks.q.val();
             self.mask.d.next = (self.mask.q.val() << self.row_stride.val())
                 | (((bits::<SQ>(1) << self.files.q.val()) - 1) & self.first_rank.val());
             self.squares.d.next = self.squares.q.val() + bit_cast::<16, 8>(self.files.q.val());
@@ -76,6 +82,7 @@ impl<const SQ: usize> Logic for BoardSetup<SQ> {
             self.rank.d.next = 0.into();
             self.mask.d.next = 0.into();
             self.squares.d.next = 0.into();
+            self.at_last_rank.d.next = self.height.val() == 1;
         }
     }
 }

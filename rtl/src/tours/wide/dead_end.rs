@@ -17,9 +17,9 @@
 
 use rust_hdl::prelude::*;
 
-/// The judge for a board of `SQ` squares, `LB` bits a level: a [`DeadEndTally`]
-/// and the [`DeadEndRule`] after it, in one clock. (The interleaved engine
-/// puts a register between the two.)
+/// The judge for a board of `SQ` squares, `LB` bits a level: the
+/// [`DeadEndMasks`], a [`DeadEndTally`] and the [`DeadEndRule`] after it, in
+/// one clock. (The interleaved engine puts a register between each two.)
 #[derive(LogicBlock)]
 pub struct DeadEndJudge<const SQ: usize, const LB: usize> {
     /// Pruning is on; else nothing is dead.
@@ -50,6 +50,7 @@ pub struct DeadEndJudge<const SQ: usize, const LB: usize> {
     /// The probe is dead.
     pub probe_dead: Signal<Out, bool>,
 
+    masks: DeadEndMasks<SQ>,
     tally: DeadEndTally<SQ, LB>,
     rule: DeadEndRule,
 }
@@ -73,6 +74,7 @@ impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
             doomed: Default::default(),
             doomed_count: Default::default(),
             probe_dead: Default::default(),
+            masks: Default::default(),
             tally: DeadEndTally::new(full_count),
             rule: Default::default(),
         }
@@ -82,11 +84,15 @@ impl<const SQ: usize, const LB: usize> DeadEndJudge<SQ, LB> {
 impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.masks.closed.next = self.closed.val();
+        self.masks.free.next = self.free.val();
+        self.masks.closing.next = self.closing.val();
+        self.masks.none.next = self.none.val();
+        self.masks.one.next = self.one.val();
         self.tally.closed.next = self.closed.val();
-        self.tally.free.next = self.free.val();
         self.tally.closing.next = self.closing.val();
-        self.tally.none.next = self.none.val();
-        self.tally.one.next = self.one.val();
+        self.tally.blocked.next = self.masks.blocked.val();
+        self.tally.ends.next = self.masks.ends.val();
         for m in 0..8 {
             self.tally.targets[m].next = self.targets[m].val();
             self.tally.target_count[m].next = self.target_count[m].val();
@@ -109,16 +115,44 @@ impl<const SQ: usize, const LB: usize> Logic for DeadEndJudge<SQ, LB> {
     }
 }
 
-/// The judge's first half: how many free squares each rule counts (blocked:
-/// none, one, two or more; ends: up to three), and which lanes' targets are
-/// such squares themselves.
-#[derive(LogicBlock)]
-pub struct DeadEndTally<const SQ: usize, const LB: usize> {
+/// The free squares each rule counts: the blocked (open: no free knight
+/// neighbour; closed: none, or one and no knight move to the start) and the
+/// ends (open: one free knight neighbour; closed: a knight move from the
+/// start).
+#[derive(LogicBlock, Default)]
+pub struct DeadEndMasks<const SQ: usize> {
     pub closed: Signal<In, bool>,
     pub free: Signal<In, Bits<SQ>>,
     pub closing: Signal<In, Bits<SQ>>,
+    /// The onward planes: squares with no free knight neighbour, and one.
     pub none: Signal<In, Bits<SQ>>,
     pub one: Signal<In, Bits<SQ>>,
+    pub blocked: Signal<Out, Bits<SQ>>,
+    pub ends: Signal<Out, Bits<SQ>>,
+}
+
+impl<const SQ: usize> Logic for DeadEndMasks<SQ> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        if self.closed.val() {
+            self.blocked.next = self.free.val() & (self.none.val() | (self.one.val() & !self.closing.val()));
+            self.ends.next = self.free.val() & self.closing.val();
+        } else {
+            self.blocked.next = self.free.val() & self.none.val();
+            self.ends.next = self.free.val() & self.one.val();
+        }
+    }
+}
+
+/// The judge's first half, from the [`DeadEndMasks`]: how many free squares
+/// each rule counts (blocked: none, one, two or more; ends: up to three), and
+/// which lanes' targets are such squares themselves.
+#[derive(LogicBlock)]
+pub struct DeadEndTally<const SQ: usize, const LB: usize> {
+    pub closed: Signal<In, bool>,
+    pub closing: Signal<In, Bits<SQ>>,
+    pub blocked: Signal<In, Bits<SQ>>,
+    pub ends: Signal<In, Bits<SQ>>,
     pub targets: [Signal<In, Bits<SQ>>; 8],
     pub target_count: [Signal<In, Bits<32>>; 8],
     pub probe: Signal<In, Bits<SQ>>,
@@ -138,8 +172,6 @@ pub struct DeadEndTally<const SQ: usize, const LB: usize> {
     full_count: Constant<bool>,
     smear_shift: [Constant<Bits<16>>; LB],
 
-    blocked: Signal<Local, Bits<SQ>>,
-    ends: Signal<Local, Bits<SQ>>,
     blocked_any: [Signal<Local, Bits<SQ>>; LB],
     blocked_two: [Signal<Local, Bits<SQ>>; LB],
     ends_low: [Signal<Local, Bits<SQ>>; LB],
@@ -155,10 +187,9 @@ impl<const SQ: usize, const LB: usize> DeadEndTally<SQ, LB> {
         assert!(LB >= 2 && SQ <= 1 << LB);
         DeadEndTally {
             closed: Default::default(),
-            free: Default::default(),
             closing: Default::default(),
-            none: Default::default(),
-            one: Default::default(),
+            blocked: Default::default(),
+            ends: Default::default(),
             targets: Default::default(),
             target_count: Default::default(),
             probe: Default::default(),
@@ -171,8 +202,6 @@ impl<const SQ: usize, const LB: usize> DeadEndTally<SQ, LB> {
             lane_ends: Default::default(),
             full_count: Constant::new(full_count),
             smear_shift: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
-            blocked: Default::default(),
-            ends: Default::default(),
             blocked_any: std::array::from_fn(|_| Default::default()),
             blocked_two: std::array::from_fn(|_| Default::default()),
             ends_low: std::array::from_fn(|_| Default::default()),
@@ -188,13 +217,6 @@ impl<const SQ: usize, const LB: usize> DeadEndTally<SQ, LB> {
 impl<const SQ: usize, const LB: usize> Logic for DeadEndTally<SQ, LB> {
     #[hdl_gen]
     fn update(&mut self) {
-        if self.closed.val() {
-            self.blocked.next = self.free.val() & (self.none.val() | (self.one.val() & !self.closing.val()));
-            self.ends.next = self.free.val() & self.closing.val();
-        } else {
-            self.blocked.next = self.free.val() & self.none.val();
-            self.ends.next = self.free.val() & self.one.val();
-        }
         // How many of each (up to two blocked, three ends), by trees: after
         // step k, bit i counts squares i .. i + 2^(k+1). Blocked squares as
         // any / two; ends as a 2-bit count that stops at three (each step's
