@@ -92,6 +92,9 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     /// a path keeps).
     pub level_bit: Signal<In, Bits<16>>,
     pub parent_level_bit: Signal<In, Bits<16>>,
+    /// The level below this one, and the one above.
+    pub child_level: Signal<In, Bits<LB>>,
+    pub parent_level: Signal<In, Bits<LB>>,
 
     /// The record's next fields.
     pub next_busy: Signal<Out, bool>,
@@ -120,7 +123,6 @@ pub struct Decide<const SQ: usize, const LB: usize> {
     square_shift: Constant<Bits<8>>,
     forced: Signal<Local, Bits<8>>,
     first_at: Signal<Local, Bits<LB>>,
-    child_level: Signal<Local, Bits<LB>>,
     child_tour: Signal<Local, bool>,
     tour_moves: Signal<Local, Bits<8>>,
     move_count: [Signal<Local, Bits<4>>; 8],
@@ -203,7 +205,6 @@ impl<const SQ: usize, const LB: usize> Decide<SQ, LB> {
             child_at: Default::default(),
             live: Default::default(),
             first: Default::default(),
-            child_level: Default::default(),
             child_tour: Default::default(),
             tour_moves: Default::default(),
             move_count: Default::default(),
@@ -217,6 +218,8 @@ impl<const SQ: usize, const LB: usize> Decide<SQ, LB> {
             sibling_path_write: Default::default(),
             level_bit: Default::default(),
             parent_level_bit: Default::default(),
+            child_level: Default::default(),
+            parent_level: Default::default(),
             child_phase: Default::default(),
             sibling_phase: Default::default(),
         }
@@ -238,7 +241,6 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
                 self.first_at.next = self.child_at[m].val();
             }
         }
-        self.child_level.next = self.level.val() + 1;
         // A child on the last level is the board's last free square.
         self.tour_moves.next = self.moves.val();
         if self.closed.val() {
@@ -396,7 +398,7 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
                 self.next_walking.next = false;
             } else if self.parent_has_move.val() {
                 self.write.next = true;
-                self.write_level.next = self.level.val() - 1;
+                self.write_level.next = self.parent_level.val();
                 self.write_entry.next = (bit_cast::<ENTRY_BITS, LB>(self.parent_at.val()) << self.square_shift.val())
                     | bit_cast::<ENTRY_BITS, 8>(self.parent_rest.val());
                 self.next_current.next = self.parent_child.val();
@@ -407,7 +409,7 @@ impl<const SQ: usize, const LB: usize> Logic for Decide<SQ, LB> {
             } else {
                 self.next_current.next = self.parent.val();
                 self.next_current_at.next = self.parent_at.val();
-                self.next_level.next = self.level.val() - 1;
+                self.next_level.next = self.parent_level.val();
                 self.next_phase.next = Phase::Resume;
             }
         }

@@ -108,6 +108,9 @@ pub struct Front<const SQ: usize, const LB: usize> {
     /// sixteen levels).
     pub level_bit: Signal<Out, Bits<16>>,
     pub parent_level_bit: Signal<Out, Bits<16>>,
+    /// The level below this one, and the one above.
+    pub child_level: Signal<Out, Bits<LB>>,
+    pub parent_level: Signal<Out, Bits<LB>>,
 
     reach: Reach<SQ, LB>,
     tally: Tally<SQ, LB>,
@@ -174,6 +177,8 @@ pub struct Front<const SQ: usize, const LB: usize> {
     child_at3: [DFF<Bits<LB>>; 8],
     level_bit3: DFF<Bits<16>>,
     parent_level_bit3: DFF<Bits<16>>,
+    child_level3: DFF<Bits<LB>>,
+    parent_level3: DFF<Bits<LB>>,
     // Move m's index offset, modulo 2^LB.
     delta: [Constant<Bits<LB>>; 8],
 }
@@ -246,6 +251,8 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             child_at: Default::default(),
             level_bit: Default::default(),
             parent_level_bit: Default::default(),
+            child_level: Default::default(),
+            parent_level: Default::default(),
             reach: Reach::new(geometry),
             tally: Tally::new(geometry),
             rule: Default::default(),
@@ -309,6 +316,8 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             child_at3: Default::default(),
             level_bit3: Default::default(),
             parent_level_bit3: Default::default(),
+            child_level3: Default::default(),
+            parent_level3: Default::default(),
             delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
         }
     }
@@ -371,7 +380,9 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             parent_child_at3,
             parent_move3,
             level_bit3,
-            parent_level_bit3
+            parent_level_bit3,
+            child_level3,
+            parent_level3
         );
         clock!(self, clock, r1, r2, r3);
         for m in 0..8 {
@@ -513,6 +524,8 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         }
         self.level_bit3.d.next = bits::<16>(1) << bit_cast::<16, LB>(self.r2.level.val());
         self.parent_level_bit3.d.next = bits::<16>(1) << bit_cast::<16, LB>(self.r2.level.val() - 1);
+        self.child_level3.d.next = self.r2.level.val() + 1;
+        self.parent_level3.d.next = self.r2.level.val() - 1;
         self.r3.busy_in.next = self.r2.busy.val();
         self.r3.phase_in.next = self.r2.phase.val();
         self.r3.level_in.next = self.r2.level.val();
@@ -568,5 +581,7 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         }
         self.level_bit.next = self.level_bit3.q.val();
         self.parent_level_bit.next = self.parent_level_bit3.q.val();
+        self.child_level.next = self.child_level3.q.val();
+        self.parent_level.next = self.parent_level3.q.val();
     }
 }

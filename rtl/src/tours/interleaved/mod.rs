@@ -7,7 +7,8 @@
 //! different search, so the data path takes a step every clock while the
 //! logic between two registers is a fifth of a step.
 //!
-//! - Stage 0 ([`reach`]): the free moves and the board's onward planes.
+//! - Stage 0 ([`reach`]): the free moves, the board's onward planes and the
+//!   squares the pruning rule counts.
 //! - Stage 1 ([`tally`]): the pruning rule's tallies over the board.
 //! - Stage 2: the rule judges each child (`DeadEndRule`); the parent's next
 //!   move is worked out from its stack entry ([`parent`]).
@@ -307,6 +308,8 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Logic for Interleaved<SQ
         }
         self.decide.level_bit.next = self.front.level_bit.val();
         self.decide.parent_level_bit.next = self.front.parent_level_bit.val();
+        self.decide.child_level.next = self.front.child_level.val();
+        self.decide.parent_level.next = self.front.parent_level.val();
         self.found4.d.next = self.decide.offer.val();
         self.found_path4.d.next = self.front.path.val();
         self.clear4.d.next = self.decide.clear.val();

@@ -79,31 +79,27 @@ impl<const SQ: usize, const LB: usize> Logic for ParentEntry<SQ, LB> {
     }
 }
 
-/// The lowest of eight moves, one-hot (0 for none), by a chain of ORs: no
-/// carry chain, which costs more than the logic on these paths.
+/// The lowest of eight moves, one-hot (0 for none): each bit against an OR
+/// of the bits below it, side by side (a chain of ORs, or a carry chain,
+/// puts up to seven cells in a row on these paths).
 #[derive(LogicBlock, Default)]
 pub struct FirstMove {
     pub moves: Signal<In, Bits<8>>,
     pub first: Signal<Out, Bits<8>>,
-    before: [Signal<Local, bool>; 8],
 }
 
 impl Logic for FirstMove {
     #[hdl_gen]
     fn update(&mut self) {
-        self.before[0].next = false;
-        for m in 1..8 {
-            self.before[m].next = self.before[m - 1].val() | self.moves.val().get_bit(m - 1);
-        }
         self.first.next = bits::<8>(0)
             .replace_bit(0, self.moves.val().get_bit(0))
-            .replace_bit(1, self.moves.val().get_bit(1) & !self.before[1].val())
-            .replace_bit(2, self.moves.val().get_bit(2) & !self.before[2].val())
-            .replace_bit(3, self.moves.val().get_bit(3) & !self.before[3].val())
-            .replace_bit(4, self.moves.val().get_bit(4) & !self.before[4].val())
-            .replace_bit(5, self.moves.val().get_bit(5) & !self.before[5].val())
-            .replace_bit(6, self.moves.val().get_bit(6) & !self.before[6].val())
-            .replace_bit(7, self.moves.val().get_bit(7) & !self.before[7].val());
+            .replace_bit(1, self.moves.val().get_bit(1) & !(self.moves.val() & 0x01).any())
+            .replace_bit(2, self.moves.val().get_bit(2) & !(self.moves.val() & 0x03).any())
+            .replace_bit(3, self.moves.val().get_bit(3) & !(self.moves.val() & 0x07).any())
+            .replace_bit(4, self.moves.val().get_bit(4) & !(self.moves.val() & 0x0F).any())
+            .replace_bit(5, self.moves.val().get_bit(5) & !(self.moves.val() & 0x1F).any())
+            .replace_bit(6, self.moves.val().get_bit(6) & !(self.moves.val() & 0x3F).any())
+            .replace_bit(7, self.moves.val().get_bit(7) & !(self.moves.val() & 0x7F).any());
     }
 }
 
