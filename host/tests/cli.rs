@@ -716,8 +716,9 @@ fn selftest_passes_on_simulated_boards_and_fails_on_the_wrong_build() {
         let output = knights(args);
         let text = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{args}: {text}{}", stderr(&output));
-        assert_eq!(text.matches("pass  ").count(), 3, "{args}: {text}");
+        assert_eq!(text.matches("pass  ").count(), 4, "{args}: {text}");
         assert!(text.contains("as the CPU") && text.contains("in the CPU's order"), "{args}: {text}");
+        assert!(text.contains("pass  blink: the busy LED lit 1 time(s)"), "{args}: {text}");
     }
     let (mut server, path) = sim_serve(&[], None);
     let board = knights(&format!("selftest --port {path}"));
@@ -726,6 +727,7 @@ fn selftest_passes_on_simulated_boards_and_fails_on_the_wrong_build() {
     server.wait().unwrap();
     let text = String::from_utf8_lossy(&board.stdout);
     assert!(board.status.success() && text.contains("pass  identify: board answered"), "{text}{}", stderr(&board));
+    assert!(text.contains("pass  blink: the busy LED lit 3 time(s)"), "{text}");
     let text = String::from_utf8_lossy(&wrong.stdout);
     assert_eq!(wrong.status.code(), Some(1), "{text}{}", stderr(&wrong));
     assert!(text.contains("FAIL  count") && text.contains("knight's tours"), "{text}");

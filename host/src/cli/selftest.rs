@@ -1,19 +1,21 @@
 //! `knights selftest`: the first contact with a flashed board (or a
-//! simulated one). It connects (IDENTIFY), counts a small search and
+//! simulated one). It connects (IDENTIFY), blinks the busy LED (searches
+//! started and stopped), counts a small search and
 //! compares it with the CPU reference node for node, streams the first
 //! solutions on one engine and compares them with the reference's, and
 //! prints each step's real time beside the time the device's clocks model,
 //! so that the first run on a real board reports both.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use knights::device::{CpuDevice, Problem};
+use knights::plan::AnyDevice;
 use knights::queens::query::{self as queens_query, QueensQuery};
 use knights::tours::query::{self as tours_query, Query};
 use knights_model::tours::{MoveOrder, SearchSpec};
-use knights_model::{BoardSize, Flow, Goal, Square};
+use knights_model::{BoardSize, Flow, Goal, Square, Status};
 
 use super::args::DeviceArgs;
 
@@ -37,6 +39,9 @@ pub fn selftest(device_args: &DeviceArgs, queens: bool, out: &mut dyn Write) -> 
         "identify",
         Ok(format!("{} answered in {:.2} s: {what}{build}", device.name(), started.elapsed().as_secs_f64())),
     )];
+    // (A simulated board has no LEDs to watch: one blink shows the step.)
+    let blinks = if device.name() == "sim" { 1 } else { BLINKS };
+    steps.push(("blink", blink(device.as_mut(), problem, blinks)));
     let never_stop = &mut |_: u64, _: u64| Flow::Continue;
     let cpu = &mut CpuDevice { threads: 1 };
     match problem {
@@ -120,11 +125,54 @@ pub fn selftest(device_args: &DeviceArgs, queens: bool, out: &mut dyn Write) -> 
             }
         }
     }
-    writeln!(out, "(the board's busy LED lights while it searches, its found LED when it finds one)")?;
+    writeln!(out, "(the board's busy LED lights while it searches, its found LED when it has found one)")?;
     if failed > 0 {
         anyhow::bail!("{failed} of {} steps failed", steps.len());
     }
     Ok(())
+}
+
+/// Times a board's busy LED is lit by [`blink`].
+const BLINKS: usize = 3;
+
+/// Blinks the board's busy LED: `blinks` searches too large to finish
+/// (every tour of the largest board without pruning; N-Queens of the largest
+/// N, the whole board), each stopped at its first progress report (about
+/// half a second on a board), with as long dark between. Each must come
+/// back stopped or finished, the board idle again.
+fn blink(device: &mut dyn AnyDevice, problem: Problem, blinks: usize) -> Step {
+    let mut lit = Vec::new();
+    for _ in 0..blinks {
+        let started = Instant::now();
+        let stop_at_once = &mut |_: u64, _: u64| Flow::Stop;
+        let status = match problem {
+            Problem::Tours => {
+                let spec = SearchSpec {
+                    board: device.max_board(),
+                    start: Square::new(0, 0),
+                    closed: false,
+                    order: MoveOrder::Fixed,
+                    prune: false,
+                };
+                tours_query::run(device, Query { spec, goal: Goal::CountAll }, stop_at_once).map(|a| a.status)
+            }
+            Problem::Queens => {
+                let n = device.max_queens();
+                let query =
+                    QueensQuery { n, goal: Goal::CountAll, mirror: false, constellations: false, unique: false };
+                queens_query::run(device, query, stop_at_once).map(|a| a.status)
+            }
+        }
+        .map_err(|e| e.to_string())?;
+        if status == Status::Found {
+            return Err(format!("a count came back {status:?}, neither stopped nor finished"));
+        }
+        let on = started.elapsed();
+        lit.push(on.as_secs_f64());
+        std::thread::sleep(on.min(Duration::from_secs(1)));
+    }
+    let longest = lit.iter().copied().fold(0.0, f64::max);
+    Ok(format!("the busy LED lit {blinks} time(s), each a search started and stopped (up to {longest:.2} s)"))
 }
 
 /// A step's real time beside the time its clocks model.
