@@ -141,7 +141,7 @@ const BLINKS: usize = 3;
 /// half a second on a board), with as long dark between. Each must come
 /// back stopped or finished, the board idle again.
 fn blink(device: &mut dyn AnyDevice, problem: Problem, blinks: usize) -> Step {
-    let mut lit = Vec::new();
+    let mut longest = Duration::ZERO;
     for _ in 0..blinks {
         let started = Instant::now();
         let stop_at_once = &mut |_: u64, _: u64| Flow::Stop;
@@ -168,11 +168,13 @@ fn blink(device: &mut dyn AnyDevice, problem: Problem, blinks: usize) -> Step {
             return Err(format!("a count came back {status:?}, neither stopped nor finished"));
         }
         let on = started.elapsed();
-        lit.push(on.as_secs_f64());
+        longest = longest.max(on);
         std::thread::sleep(on.min(Duration::from_secs(1)));
     }
-    let longest = lit.iter().copied().fold(0.0, f64::max);
-    Ok(format!("the busy LED lit {blinks} time(s), each a search started and stopped (up to {longest:.2} s)"))
+    Ok(format!(
+        "the busy LED lit {blinks} time(s), each a search started and stopped (up to {:.2} s)",
+        longest.as_secs_f64()
+    ))
 }
 
 /// A step's real time beside the time its clocks model.
