@@ -720,9 +720,11 @@ fn selftest_passes_on_simulated_boards_and_fails_on_the_wrong_build() {
         assert!(text.contains("as the CPU") && text.contains("in the CPU's order"), "{args}: {text}");
         assert!(text.contains("pass  blink: the busy LED lit 1 time(s)"), "{args}: {text}");
     }
+    // The served simulator sends its first progress after 4 million clocks:
+    // seconds on a loaded machine, past a board's 5 s of silence.
     let (mut server, path) = sim_serve(&[], None);
-    let board = knights(&format!("selftest --port {path}"));
-    let wrong = knights(&format!("selftest --queens --port {path}"));
+    let board = knights(&format!("selftest --timeout 60 --port {path}"));
+    let wrong = knights(&format!("selftest --timeout 60 --queens --port {path}"));
     server.kill().unwrap();
     server.wait().unwrap();
     let text = String::from_utf8_lossy(&board.stdout);
