@@ -57,6 +57,12 @@ impl Geometry {
     pub fn offset_modulo(&self, m: usize, bits: usize) -> u64 {
         (self.offset(m).rem_euclid(1 << bits)) as u64
     }
+
+    /// The eight moves' offsets as `LB`-bit constants (modulo `2^LB`), the
+    /// adders' operands that step a square's index.
+    pub fn move_offsets<const LB: usize>(&self) -> [Constant<Bits<LB>>; 8] {
+        std::array::from_fn(|m| Constant::new(self.offset_modulo(m, LB).into()))
+    }
 }
 
 /// The constant shifts of a knight move on the one-hot board vector, as the

@@ -3,10 +3,12 @@
 //! `16 * b + k`, so that a level's move is read, two paths compared, and a
 //! level's move written with a few wide gates instead of a mux per level.
 //!
-//! Three uses: a worker replays a job's path (the move at a level); a worker
-//! taking a new job rejoins its stack at the deepest level the new path
-//! shares with the last one; the walker keeps the path it walks (the move
-//! that entered a level, written into its slot).
+//! Three uses: a worker replays a job's path (the move at a level,
+//! [`PathRead`]); a worker taking a new job rejoins its stack at the deepest
+//! level the new path shares with the last one; the walker keeps the path it
+//! walks (the move that entered a level, written into its slot,
+//! [`PathWrite`]). [`JobPath`] is the three for the engines that step in one
+//! clock; the interleaved engine reads and writes in different stages.
 
 use rust_hdl::prelude::*;
 
@@ -15,6 +17,97 @@ use knights_protocol::MAX_SPLIT_LEVEL;
 pub use crate::platform::JOB_PATH_BITS;
 // A path is three bits a level, the slices 16 bits wide in the logic below.
 const _: () = assert!(MAX_SPLIT_LEVEL == 16 && JOB_PATH_BITS == 3 * MAX_SPLIT_LEVEL as usize);
+
+/// A move's number from its one-hot bit (0 for none): the form a path
+/// keeps a move in.
+#[derive(LogicBlock, Default)]
+pub struct MoveIndex {
+    pub move_bit: Signal<In, Bits<8>>,
+    pub index: Signal<Out, Bits<3>>,
+}
+
+impl Logic for MoveIndex {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.index.next = bits::<3>(0)
+            .replace_bit(0, (self.move_bit.val() & 0xAA).any())
+            .replace_bit(1, (self.move_bit.val() & 0xCC).any())
+            .replace_bit(2, (self.move_bit.val() & 0xF0).any());
+    }
+}
+
+/// The move a path takes at a level (levels 16 and up: none, 0).
+#[derive(LogicBlock, Default)]
+pub struct PathRead<const LB: usize> {
+    pub path: Signal<In, Bits<JOB_PATH_BITS>>,
+    pub level: Signal<In, Bits<LB>>,
+    pub move_index: Signal<Out, Bits<3>>,
+
+    slices: [Signal<Local, Bits<16>>; 3],
+}
+
+impl<const LB: usize> Logic for PathRead<LB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.slices[0].next = self.path.val().get_bits::<16>(0) >> self.level.val();
+        self.slices[1].next = self.path.val().get_bits::<16>(16) >> self.level.val();
+        self.slices[2].next = self.path.val().get_bits::<16>(32) >> self.level.val();
+        self.move_index.next = bits::<3>(0)
+            .replace_bit(0, self.slices[0].val().get_bit(0))
+            .replace_bit(1, self.slices[1].val().get_bit(0))
+            .replace_bit(2, self.slices[2].val().get_bit(0));
+    }
+}
+
+/// A path with a move written at a level: a bit set or cleared in each
+/// slice.
+#[derive(LogicBlock)]
+pub struct PathWrite {
+    pub path: Signal<In, Bits<JOB_PATH_BITS>>,
+    /// The level, one-hot (0 writes nothing), and its move's number.
+    pub level_bit: Signal<In, Bits<16>>,
+    pub move_index: Signal<In, Bits<3>>,
+    pub written: Signal<Out, Bits<JOB_PATH_BITS>>,
+
+    slice_shift: Constant<Bits<8>>,
+    two_slices: Constant<Bits<8>>,
+    slices: [Signal<Local, Bits<16>>; 3],
+}
+
+impl Default for PathWrite {
+    fn default() -> Self {
+        PathWrite {
+            path: Default::default(),
+            level_bit: Default::default(),
+            move_index: Default::default(),
+            written: Default::default(),
+            slice_shift: Constant::new(16.into()),
+            two_slices: Constant::new(32.into()),
+            slices: Default::default(),
+        }
+    }
+}
+
+impl Logic for PathWrite {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.slices[0].next = self.path.val().get_bits::<16>(0) & !self.level_bit.val();
+        if self.move_index.val().get_bit(0) {
+            self.slices[0].next = self.path.val().get_bits::<16>(0) | self.level_bit.val();
+        }
+        self.slices[1].next = self.path.val().get_bits::<16>(16) & !self.level_bit.val();
+        if self.move_index.val().get_bit(1) {
+            self.slices[1].next = self.path.val().get_bits::<16>(16) | self.level_bit.val();
+        }
+        self.slices[2].next = self.path.val().get_bits::<16>(32) & !self.level_bit.val();
+        if self.move_index.val().get_bit(2) {
+            self.slices[2].next = self.path.val().get_bits::<16>(32) | self.level_bit.val();
+        }
+        self.written.next = bit_cast::<JOB_PATH_BITS, 16>(self.slices[0].val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.slices[1].val()) << self.slice_shift.val())
+            | (bit_cast::<JOB_PATH_BITS, 16>(self.slices[2].val()) << self.two_slices.val());
+    }
+}
 
 /// Path logic for an engine whose levels take `LB` bits.
 #[derive(LogicBlock)]
@@ -37,20 +130,15 @@ pub struct JobPath<const LB: usize> {
     pub popping: Signal<In, bool>,
     pub entered_path: Signal<Out, Bits<JOB_PATH_BITS>>,
 
-    // The moves whose index has bit b set.
-    code_bit_moves: [Constant<Bits<8>>; 3],
     // The levels whose number has bit b set.
     slot_bit: [Constant<Bits<16>>; 4],
 
-    replay_slice: [Signal<Local, Bits<16>>; 3],
-    replay_code: Signal<Local, Bits<3>>,
+    replay: PathRead<LB>,
+    entered_index: MoveIndex,
+    entered: PathWrite,
     difference: Signal<Local, Bits<JOB_PATH_BITS>>,
     slots_same: Signal<Local, Bits<16>>,
     first_differing: Signal<Local, Bits<16>>,
-    code_slice: [Signal<Local, Bits<16>>; 3],
-    entered_code: Signal<Local, Bits<JOB_PATH_BITS>>,
-    entered_slot: Signal<Local, Bits<16>>,
-    slot_mask: Signal<Local, Bits<JOB_PATH_BITS>>,
 }
 
 impl<const LB: usize> Default for JobPath<LB> {
@@ -67,21 +155,15 @@ impl<const LB: usize> Default for JobPath<LB> {
             pop_level: Default::default(),
             popping: Default::default(),
             entered_path: Default::default(),
-            code_bit_moves: std::array::from_fn(|b| {
-                Constant::new(((0..8u64).filter(|m| m >> b & 1 == 1).map(|m| 1 << m).sum::<u64>()).into())
-            }),
             slot_bit: std::array::from_fn(|b| {
                 Constant::new(((0..16u64).filter(|k| k >> b & 1 == 1).map(|k| 1 << k).sum::<u64>()).into())
             }),
-            replay_slice: Default::default(),
-            replay_code: Default::default(),
+            replay: Default::default(),
+            entered_index: Default::default(),
+            entered: Default::default(),
             difference: Default::default(),
             slots_same: Default::default(),
             first_differing: Default::default(),
-            code_slice: Default::default(),
-            entered_code: Default::default(),
-            entered_slot: Default::default(),
-            slot_mask: Default::default(),
         }
     }
 }
@@ -89,14 +171,9 @@ impl<const LB: usize> Default for JobPath<LB> {
 impl<const LB: usize> Logic for JobPath<LB> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.replay_slice[0].next = self.path.val().get_bits::<16>(0) >> self.replay_level.val();
-        self.replay_slice[1].next = self.path.val().get_bits::<16>(16) >> self.replay_level.val();
-        self.replay_slice[2].next = self.path.val().get_bits::<16>(32) >> self.replay_level.val();
-        self.replay_code.next = bits::<3>(0)
-            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
-            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
-            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
-        self.replay_move.next = bits::<8>(1) << self.replay_code.val();
+        self.replay.path.next = self.path.val();
+        self.replay.level.next = self.replay_level.val();
+        self.replay_move.next = bits::<8>(1) << self.replay.move_index.val();
 
         self.difference.next = self.path.val() ^ self.offered.val();
         self.slots_same.next = !(self.difference.val().get_bits::<16>(0)
@@ -109,26 +186,14 @@ impl<const LB: usize> Logic for JobPath<LB> {
             .replace_bit(2, (self.first_differing.val() & self.slot_bit[2].val()).any())
             .replace_bit(3, (self.first_differing.val() & self.slot_bit[3].val()).any());
 
-        // Each bit of the move's index fills its slice; the slot mask picks
-        // the slot.
-        for b in 0..3 {
-            self.code_slice[b].next = 0.into();
-            if (self.entered_move.val() & self.code_bit_moves[b].val()).any() {
-                self.code_slice[b].next = !bits::<16>(0);
-            }
-        }
-        self.entered_code.next = bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[0].val())
-            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[1].val()) << 16)
-            | (bit_cast::<JOB_PATH_BITS, 16>(self.code_slice[2].val()) << 32);
-        self.entered_slot.next = bits::<16>(1) << self.descent_level.val();
+        self.entered_index.move_bit.next = self.entered_move.val();
+        self.entered.path.next = self.path.val();
+        self.entered.move_index.next = self.entered_index.index.val();
+        self.entered.level_bit.next = bits::<16>(1) << self.descent_level.val();
         if self.popping.val() {
-            self.entered_slot.next = bits::<16>(1) << self.pop_level.val();
+            self.entered.level_bit.next = bits::<16>(1) << self.pop_level.val();
         }
-        self.slot_mask.next = bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val())
-            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 16)
-            | (bit_cast::<JOB_PATH_BITS, 16>(self.entered_slot.val()) << 32);
-        self.entered_path.next =
-            (self.path.val() & !self.slot_mask.val()) | (self.entered_code.val() & self.slot_mask.val());
+        self.entered_path.next = self.entered.written.val();
     }
 }
 

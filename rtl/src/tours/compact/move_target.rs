@@ -66,7 +66,7 @@ impl<const AB: usize, const LB: usize> MoveTarget<AB, LB> {
             target_base_none: Default::default(),
             target_base_one: Default::default(),
             cell_step: std::array::from_fn(|m| Constant::new(grid.offset_modulo(m, AB).into())),
-            square_step: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
+            square_step: geometry.move_offsets(),
             ways_shift: std::array::from_fn(|m| Constant::new((4 * m as u64).into())),
             cell_offset: Default::default(),
             square_offset: Default::default(),

@@ -23,10 +23,10 @@
 
 use rust_hdl::prelude::*;
 
-use super::parent::{MoveIndex, ENTRY_BITS};
-use super::path::PathWrite;
+use super::parent::ENTRY_BITS;
 use super::record::Phase;
 use crate::tours::common::geometry::Geometry;
+use crate::tours::common::job_path::{MoveIndex, PathWrite};
 use crate::tours::wide::knight_moves::KnightMoves;
 
 #[derive(LogicBlock)]

@@ -21,6 +21,7 @@ use super::reach::Reach;
 use super::record::{Phase, RecordStage};
 use super::tally::Tally;
 use crate::tours::common::geometry::Geometry;
+use crate::tours::common::job_path::PathRead;
 use crate::tours::wide::dead_end::DeadEndRule;
 use crate::tours::wide::knight_moves::KnightMoves;
 
@@ -161,7 +162,7 @@ pub struct Front<const SQ: usize, const LB: usize> {
     live_any3: DFF<bool>,
     at_base3: DFF<bool>,
     last_replay3: DFF<bool>,
-    replay_bits: Signal<Local, Bits<48>>,
+    replay_read: PathRead<LB>,
     live3: DFF<Bits<8>>,
     first3: DFF<Bits<8>>,
     live_now: Signal<Local, Bits<8>>,
@@ -235,7 +236,7 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             live_any: Default::default(),
             at_base: Default::default(),
             last_replay: Default::default(),
-            replay_bits: Default::default(),
+            replay_read: Default::default(),
             live: Default::default(),
             first: Default::default(),
             live_now: Default::default(),
@@ -318,7 +319,7 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             parent_level_bit3: Default::default(),
             child_level3: Default::default(),
             parent_level3: Default::default(),
-            delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
+            delta: geometry.move_offsets(),
         }
     }
 }
@@ -449,14 +450,10 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         // (A square is left free besides a child: see `DeadEndJudge`.)
         self.free_two2.d.next = (bit_cast::<16, LB>(self.r1.level.val() + 1) + 2) <= self.area.val();
         self.child_last2.d.next = (self.r1.level.val() + 1) == self.last.val();
-        // A replay's move, looked up from the path. The path is bit-sliced
-        // (`MovePath::sliced`): the move from level k has its three bits at
-        // k, 16 + k and 32 + k.
-        self.replay_bits.next = self.r1.path.val() >> bit_cast::<48, LB>(self.r1.level.val());
-        self.forced_move2.d.next = bits::<3>(0)
-            .replace_bit(0, self.replay_bits.val().get_bit(0))
-            .replace_bit(1, self.replay_bits.val().get_bit(16))
-            .replace_bit(2, self.replay_bits.val().get_bit(32));
+        // A replay's move, looked up from the path.
+        self.replay_read.path.next = self.r1.path.val();
+        self.replay_read.level.next = self.r1.level.val();
+        self.forced_move2.d.next = self.replay_read.move_index.val();
         self.r2.busy_in.next = self.r1.busy.val();
         self.r2.phase_in.next = self.r1.phase.val();
         self.r2.level_in.next = self.r1.level.val();

@@ -33,7 +33,6 @@ pub mod bank;
 pub mod decide;
 pub mod front;
 pub mod parent;
-pub mod path;
 pub mod reach;
 pub mod record;
 pub mod tally;

@@ -8,6 +8,7 @@
 use rust_hdl::prelude::*;
 
 use crate::tours::common::geometry::Geometry;
+use crate::tours::common::job_path::MoveIndex;
 
 /// A stack entry: the moves not yet tried at bits 0-7, the level's square
 /// from bit 8.
@@ -48,7 +49,7 @@ impl<const SQ: usize, const LB: usize> ParentEntry<SQ, LB> {
             move_index: Default::default(),
             first: Default::default(),
             index_of_first: Default::default(),
-            delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
+            delta: geometry.move_offsets(),
             moves: Default::default(),
             offset: Default::default(),
         }
@@ -100,22 +101,5 @@ impl Logic for FirstMove {
             .replace_bit(5, self.moves.val().get_bit(5) & !(self.moves.val() & 0x1F).any())
             .replace_bit(6, self.moves.val().get_bit(6) & !(self.moves.val() & 0x3F).any())
             .replace_bit(7, self.moves.val().get_bit(7) & !(self.moves.val() & 0x7F).any());
-    }
-}
-
-/// A move's number from its one-hot bit (0 for none).
-#[derive(LogicBlock, Default)]
-pub struct MoveIndex {
-    pub move_bit: Signal<In, Bits<8>>,
-    pub index: Signal<Out, Bits<3>>,
-}
-
-impl Logic for MoveIndex {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.index.next = bits::<3>(0)
-            .replace_bit(0, (self.move_bit.val() & 0xAA).any())
-            .replace_bit(1, (self.move_bit.val() & 0xCC).any())
-            .replace_bit(2, (self.move_bit.val() & 0xF0).any());
     }
 }

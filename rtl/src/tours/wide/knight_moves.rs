@@ -46,7 +46,7 @@ impl<const SQ: usize, const LB: usize> KnightMoves<SQ, LB> {
             legal,
             shift_up: up,
             shift_down: down,
-            delta: std::array::from_fn(|m| Constant::new(geometry.offset_modulo(m, LB).into())),
+            delta: geometry.move_offsets(),
             reach_chain: Default::default(),
         }
     }
