@@ -184,20 +184,6 @@ mod tests {
         assert!(choose_port(&[icebreaker_a], &role).is_err());
     }
 
-    /// A port as macOS or Windows reports it (`serialport`'s fields there:
-    /// [`crate::link::transport::reported`]).
-    fn reported(path: &str, ids: (u16, u16), interface: Option<u8>, product: &str, serial: &str) -> UsbSerial {
-        UsbSerial {
-            path: path.into(),
-            vendor_id: ids.0,
-            product_id: ids.1,
-            interface,
-            manufacturer: Some("FTDI".into()),
-            product: Some(product.into()),
-            serial_number: Some(serial.into()),
-        }
-    }
-
     /// The same boards as macOS (Apple's driver, FTDI's VCP driver) and
     /// Windows (FTDI's driver, a composite device's `MI_01`) report them.
     #[test]
@@ -211,19 +197,31 @@ mod tests {
             .flat_map(|node| {
                 [0, 1].map(|i| {
                     let path = format!("/dev/{node}.usbserial-ibxXrY9N{i}");
-                    reported(&path, FT2232H, Some(i), "iCEBreaker V1.1a", "ibxXrY9N")
+                    UsbSerial::ftdi_reported(&path, FT2232H, Some(i), "iCEBreaker V1.1a", "ibxXrY9N")
                 })
             })
             .collect();
         assert_eq!(chosen(apple), "/dev/cu.usbserial-ibxXrY9N1");
         // macOS, FTDI's VCP driver: no interface, the channel's letter.
         let vcp = ["A", "B"].map(|c| {
-            reported(&format!("/dev/cu.usbserial-ib3P7AOG{c}"), FT2232H, None, "iCEBreaker V1.0d", "ib3P7AOG")
+            UsbSerial::ftdi_reported(
+                &format!("/dev/cu.usbserial-ib3P7AOG{c}"),
+                FT2232H,
+                None,
+                "iCEBreaker V1.0d",
+                "ib3P7AOG",
+            )
         });
         assert_eq!(chosen(vcp.to_vec()), "/dev/cu.usbserial-ib3P7AOGB");
         // The ULX3S on macOS, cu and tty.
         let ulx3s_mac = ["cu", "tty"].map(|node| {
-            reported(&format!("/dev/{node}.usbserial-K00027"), FT231X, Some(0), "ULX3S FPGA 12K v3.0.8", "K00027")
+            UsbSerial::ftdi_reported(
+                &format!("/dev/{node}.usbserial-K00027"),
+                FT231X,
+                Some(0),
+                "ULX3S FPGA 12K v3.0.8",
+                "K00027",
+            )
         });
         assert_eq!(chosen(ulx3s_mac.to_vec()), "/dev/cu.usbserial-K00027");
 
@@ -231,14 +229,15 @@ mod tests {
         // the serial number, the port's display name for a product (so the
         // iCEBreaker and the Alchitry Cu, alike but for it, are not told
         // apart).
-        let windows = [("COM3", "ibxXrY9NA"), ("COM4", "ibxXrY9NB")]
-            .map(|(path, serial)| reported(path, FT2232H, None, &format!("USB Serial Port ({path})"), serial));
+        let windows = [("COM3", "ibxXrY9NA"), ("COM4", "ibxXrY9NB")].map(|(path, serial)| {
+            UsbSerial::ftdi_reported(path, FT2232H, None, &format!("USB Serial Port ({path})"), serial)
+        });
         assert_eq!(chosen(windows.to_vec()), "COM4");
         assert_eq!(role(&alike(windows.to_vec())[1]), PortRole::Uart("1BitSquared iCEBreaker or Alchitry Cu".into()));
-        let ulx3s_windows = reported("COM5", FT231X, None, "USB Serial Port (COM5)", "K00027A");
+        let ulx3s_windows = UsbSerial::ftdi_reported("COM5", FT231X, None, "USB Serial Port (COM5)", "K00027A");
         assert_eq!(role(&alike(vec![ulx3s_windows.clone()])[0]), PortRole::Uart("Radiona ULX3S".into()));
         // A composite device's driver: the instance id's MI_01.
-        let composite = reported("COM7", FT2232H, Some(1), "USB Serial Device (COM7)", "ibxXrY9N");
+        let composite = UsbSerial::ftdi_reported("COM7", FT2232H, Some(1), "USB Serial Device (COM7)", "ibxXrY9N");
         assert_eq!(chosen(vec![composite]), "COM7");
         // Two boards on Windows: both named.
         let error = choose_port(&alike(vec![windows[1].clone(), ulx3s_windows]), &role).unwrap_err().to_string();
@@ -246,7 +245,7 @@ mod tests {
 
         // A system that says neither interface nor channel: an FT2232H's
         // port is not taken (it may be the flash's), an FT231X's is.
-        let unsaid = reported("/dev/ttyS9", FT2232H, None, "iCEBreaker V1.0e", "ibxXrY9N");
+        let unsaid = UsbSerial::ftdi_reported("/dev/ttyS9", FT2232H, None, "iCEBreaker V1.0e", "ibxXrY9N");
         assert!(matches!(role(&unsaid), PortRole::NotUart(what) if what.contains("--port")));
         assert!(choose_port(&[unsaid], &role).is_err());
     }

@@ -75,16 +75,9 @@ fn is_windows_port(path: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// An FT2232H's port.
     fn port(path: &str, interface: Option<u8>, product: &str, serial: &str) -> UsbSerial {
-        UsbSerial {
-            path: path.into(),
-            vendor_id: FTDI,
-            product_id: 0x6010,
-            interface,
-            manufacturer: Some("FTDI".into()),
-            product: Some(product.into()),
-            serial_number: Some(serial.into()),
-        }
+        UsbSerial::ftdi_reported(path, (FTDI, 0x6010), interface, product, serial)
     }
 
     #[test]

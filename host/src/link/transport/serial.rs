@@ -79,6 +79,27 @@ impl UsbSerial {
         let product = self.product.as_ref().map(|p| format!(", \"{p}\"")).unwrap_or_default();
         format!("{} ({:04x}:{:04x}{interface}{product})", self.path, self.vendor_id, self.product_id)
     }
+
+    /// An FTDI bridge's port as macOS or Windows report it, for tests: a
+    /// serial number, the interface only where the driver says.
+    #[cfg(test)]
+    pub(crate) fn ftdi_reported(
+        path: &str,
+        ids: (u16, u16),
+        interface: Option<u8>,
+        product: &str,
+        serial: &str,
+    ) -> Self {
+        UsbSerial {
+            path: path.into(),
+            vendor_id: ids.0,
+            product_id: ids.1,
+            interface,
+            manufacturer: Some("FTDI".into()),
+            product: Some(product.into()),
+            serial_number: Some(serial.into()),
+        }
+    }
 }
 
 /// What a USB serial port is, by its identity (the boards' bridges are
