@@ -143,7 +143,7 @@ pub fn judge_tool(tool: &Tool, output: Option<&str>, package: Option<&str>) -> F
             format!("{SETUP} installs it (the YoWASP tools go to ~/.local/bin: put that on PATH)"),
         );
     };
-    let line = output.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("Preparing")).unwrap_or("");
+    let line = version_line(output);
     if let (Some(oldest), found) = (tool.oldest, version_in(line)) {
         if found.is_none_or(|found| found < oldest) {
             return Finding::problem(
@@ -175,9 +175,22 @@ pub fn judge_tool(tool: &Tool, output: Option<&str>, package: Option<&str>) -> F
     Finding::ok(tool.name, format!("{shown} ({})", tool.purpose))
 }
 
+/// The line of a tool's version output that says it (YoWASP's tools may
+/// first say they are preparing).
+pub fn version_line(output: &str) -> &str {
+    output.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("Preparing")).unwrap_or("")
+}
+
+/// A tool's version output, asked as `knights doctor` asks it (with
+/// `--version` if it lists no such tool), or `None` when it cannot be run.
+pub fn version_output(program: &str) -> Option<String> {
+    let listed = TOOLS.iter().find(|t| t.name == program);
+    ask_version(program, listed.map_or(&["--version"], |t| t.version_args))
+}
+
 /// A tool's version output, or `None` when it cannot be run.
-fn ask_version(tool: &Tool) -> Option<String> {
-    if tool.name == "icepack" {
+fn ask_version(program: &str, version_args: &[&str]) -> Option<String> {
+    if program == "icepack" {
         // icepack has no version option: its Debian package says it.
         let package = Command::new("dpkg-query").args(["-W", "-f", "${Version}", "fpga-icestorm"]).output().ok();
         let found = Command::new("icepack").arg("-h").output().is_ok();
@@ -188,7 +201,7 @@ fn ask_version(tool: &Tool) -> Option<String> {
                 .unwrap_or_default()
         });
     }
-    let output = Command::new(tool.name).args(tool.version_args).output().ok()?;
+    let output = Command::new(program).args(version_args).output().ok()?;
     Some(String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr))
 }
 
@@ -298,7 +311,7 @@ pub fn examine(cache: Option<&Path>, ports: Result<Vec<String>, String>) -> Vec<
         .iter()
         .map(|tool| {
             let package = tool.pinned.and_then(|(name, _)| package_version(name));
-            judge_tool(tool, ask_version(tool).as_deref(), package.as_deref())
+            judge_tool(tool, ask_version(tool.name, tool.version_args).as_deref(), package.as_deref())
         })
         .collect();
     findings.extend(judge_usb_access(&usb_access()));

@@ -128,27 +128,19 @@ pub(super) fn log_tail(text: &str, dir: &Path, log: &str) -> String {
     format!("the end of {}:\n  {tail}", dir.join(log).display())
 }
 
+/// A tool's name and version for a build's report (`Yosys 0.23`,
+/// `nextpnr-ice40 nextpnr-0.4`), asked as `knights doctor` asks it.
 pub(super) fn tool_version(program: &str) -> String {
-    // icepack has no version option: its Debian package says it.
+    let Some(output) = crate::doctor::version_output(program) else {
+        return program.to_string();
+    };
+    let line = crate::doctor::version_line(&output);
     if program == "icepack" {
-        let package = Command::new("dpkg-query").args(["-W", "-f", "${Version}", "fpga-icestorm"]).output();
-        return match package {
-            Ok(o) if o.status.success() => format!("icepack (fpga-icestorm {})", String::from_utf8_lossy(&o.stdout)),
-            _ => program.to_string(),
-        };
+        return if line.is_empty() { program.to_string() } else { format!("icepack ({line})") };
     }
-    Command::new(program)
-        .arg(if program.contains("nextpnr") || program.contains("ecppack") { "--version" } else { "-V" })
-        .output()
-        .ok()
-        .map(|o| {
-            let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
-            let line = text.lines().find(|l| !l.starts_with("Preparing")).unwrap_or("").trim();
-            // `Yosys 0.23 (git sha1 ...)`; `"nextpnr-ice40" -- Next Generation Place and Route (Version nextpnr-0.4)`.
-            match line.split_once("(Version ") {
-                Some((_, version)) => format!("{program} {}", version.trim_end_matches(')')),
-                None => line.split(" (").next().unwrap_or(line).to_string(),
-            }
-        })
-        .unwrap_or_else(|| program.to_string())
+    // `Yosys 0.23 (git sha1 ...)`; `"nextpnr-ice40" -- Next Generation Place and Route (Version nextpnr-0.4)`.
+    match line.split_once("(Version ") {
+        Some((_, version)) => format!("{program} {}", version.trim_end_matches(')')),
+        None => line.split(" (").next().unwrap_or(line).to_string(),
+    }
 }
