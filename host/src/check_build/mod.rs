@@ -153,6 +153,10 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
     if !queens {
         checks.insert(2, ("path", count_below_path));
     }
+    // Interleaved engines count only: the host refuses them a first-K search.
+    if build.design.kind == crate::fpga::EngineKind::Interleaved {
+        checks.retain(|(name, _)| *name != "first-k");
+    }
     if queens && build.design.features.constellations {
         checks.insert(2, ("constellations", count_from_constellations));
     }

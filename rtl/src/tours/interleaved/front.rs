@@ -138,6 +138,8 @@ pub struct Front<const SQ: usize, const LB: usize> {
     leaf2: DFF<Bits<8>>,
     closes2: DFF<Bits<8>>,
     free_two2: DFF<bool>,
+    room_limit: DFF<Bits<16>>,
+    room_any: DFF<bool>,
     child_last2: DFF<bool>,
     some_blocked2: DFF<bool>,
     two_blocked2: DFF<bool>,
@@ -279,6 +281,8 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             leaf2: Default::default(),
             closes2: Default::default(),
             free_two2: Default::default(),
+            room_limit: Default::default(),
+            room_any: Default::default(),
             child_last2: Default::default(),
             some_blocked2: Default::default(),
             two_blocked2: Default::default(),
@@ -346,6 +350,8 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             leaf2,
             closes2,
             free_two2,
+            room_limit,
+            room_any,
             child_last2,
             some_blocked2,
             two_blocked2,
@@ -447,8 +453,13 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.parent_rest2.d.next = self.parent_entry.rest.val();
         self.parent_child_at2.d.next = self.parent_entry.child_at.val();
         self.parent_move2.d.next = self.parent_entry.move_index.val();
-        // (A square is left free besides a child: see `DeadEndJudge`.)
-        self.free_two2.d.next = (bit_cast::<16, LB>(self.r1.level.val() + 1) + 2) <= self.area.val();
+        // A square is left free besides a child (see `DeadEndJudge`):
+        // `level + 3 <= area`, one comparison against a bound registered
+        // from the board's squares, which stay put while a search runs.
+        self.room_limit.d.next = self.area.val() - 3;
+        self.room_any.d.next = self.area.val() >= 3;
+        self.free_two2.d.next =
+            self.room_any.q.val() & (bit_cast::<16, LB>(self.r1.level.val()) <= self.room_limit.q.val());
         self.child_last2.d.next = (self.r1.level.val() + 1) == self.last.val();
         // A replay's move, looked up from the path.
         self.replay_read.path.next = self.r1.path.val();
