@@ -43,19 +43,19 @@ pub struct PathRead<const LB: usize> {
     pub level: Signal<In, Bits<LB>>,
     pub move_index: Signal<Out, Bits<3>>,
 
-    slices: [Signal<Local, Bits<16>>; 3],
+    replay_slice: [Signal<Local, Bits<16>>; 3],
 }
 
 impl<const LB: usize> Logic for PathRead<LB> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.slices[0].next = self.path.val().get_bits::<16>(0) >> self.level.val();
-        self.slices[1].next = self.path.val().get_bits::<16>(16) >> self.level.val();
-        self.slices[2].next = self.path.val().get_bits::<16>(32) >> self.level.val();
+        self.replay_slice[0].next = self.path.val().get_bits::<16>(0) >> self.level.val();
+        self.replay_slice[1].next = self.path.val().get_bits::<16>(16) >> self.level.val();
+        self.replay_slice[2].next = self.path.val().get_bits::<16>(32) >> self.level.val();
         self.move_index.next = bits::<3>(0)
-            .replace_bit(0, self.slices[0].val().get_bit(0))
-            .replace_bit(1, self.slices[1].val().get_bit(0))
-            .replace_bit(2, self.slices[2].val().get_bit(0));
+            .replace_bit(0, self.replay_slice[0].val().get_bit(0))
+            .replace_bit(1, self.replay_slice[1].val().get_bit(0))
+            .replace_bit(2, self.replay_slice[2].val().get_bit(0));
     }
 }
 
