@@ -453,9 +453,7 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.parent_rest2.d.next = self.parent_entry.rest.val();
         self.parent_child_at2.d.next = self.parent_entry.child_at.val();
         self.parent_move2.d.next = self.parent_entry.move_index.val();
-        // A square is left free besides a child (see `DeadEndJudge`):
-        // `level + 3 <= area`, one comparison against a bound registered
-        // from the board's squares, which stay put while a search runs.
+        // Room for the child and a square more (`DeadEndJudge`): level + 3 <= area, held per search.
         self.room_limit.d.next = self.area.val() - 3;
         self.room_any.d.next = self.area.val() >= 3;
         self.free_two2.d.next =
