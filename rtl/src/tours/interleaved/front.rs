@@ -7,21 +7,21 @@
 //!   and the squares the pruning rule counts; the parent's stack entry
 //!   (read in stage 4) registered.
 //! - Stage 1 ([`super::tally`]): the pruning rule's tallies over the board;
-//!   the parent's entry decoded ([`super::parent`]); a replay's move looked
-//!   up in the job's path.
+//!   the parent's entry decoded ([`super::parent`]); a replay's move (read
+//!   from the job's path in stage 0, [`super::replay`]) made one-hot.
 //! - Stage 2: the rule judges each child (`DeadEndRule`); the first live
 //!   move; the parent's next child, one-hot; each move's child index added;
-//!   a replay's child; the step's tests of the record. Stage 3 then only
-//!   picks among what these stages made.
+//!   a replay's child ([`super::replay`]); the step's tests of the record.
+//!   Stage 3 then only picks among what these stages made.
 
 use rust_hdl::prelude::*;
 
 use super::parent::{FirstMove, ParentEntry, ENTRY_BITS};
 use super::reach::Reach;
 use super::record::{Phase, RecordStage};
+use super::replay::Replay;
 use super::tally::Tally;
 use crate::tours::common::geometry::Geometry;
-use crate::tours::common::job_path::PathRead;
 use crate::tours::wide::dead_end::DeadEndRule;
 use crate::tours::wide::knight_moves::KnightMoves;
 
@@ -140,6 +140,7 @@ pub struct Front<const SQ: usize, const LB: usize> {
     free_two2: DFF<bool>,
     room_limit: DFF<Bits<16>>,
     room_any: DFF<bool>,
+    last_before: DFF<Bits<LB>>,
     child_last2: DFF<bool>,
     some_blocked2: DFF<bool>,
     two_blocked2: DFF<bool>,
@@ -156,15 +157,10 @@ pub struct Front<const SQ: usize, const LB: usize> {
     at_split3: DFF<bool>,
     child_at_split3: DFF<bool>,
     above_split3: DFF<bool>,
-    forced_move2: DFF<Bits<3>>,
-    forced_move3: DFF<Bits<3>>,
-    replay_moves: KnightMoves<SQ, LB>,
-    replay_child3: DFF<Bits<SQ>>,
-    replay_child_at3: DFF<Bits<LB>>,
+    replay: Replay<SQ, LB>,
     live_any3: DFF<bool>,
     at_base3: DFF<bool>,
     last_replay3: DFF<bool>,
-    replay_read: PathRead<LB>,
     live3: DFF<Bits<8>>,
     first3: DFF<Bits<8>>,
     live_now: Signal<Local, Bits<8>>,
@@ -238,7 +234,6 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             live_any: Default::default(),
             at_base: Default::default(),
             last_replay: Default::default(),
-            replay_read: Default::default(),
             live: Default::default(),
             first: Default::default(),
             live_now: Default::default(),
@@ -283,6 +278,7 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             free_two2: Default::default(),
             room_limit: Default::default(),
             room_any: Default::default(),
+            last_before: Default::default(),
             child_last2: Default::default(),
             some_blocked2: Default::default(),
             two_blocked2: Default::default(),
@@ -299,11 +295,7 @@ impl<const SQ: usize, const LB: usize> Front<SQ, LB> {
             at_split3: Default::default(),
             child_at_split3: Default::default(),
             above_split3: Default::default(),
-            forced_move2: Default::default(),
-            forced_move3: Default::default(),
-            replay_moves: KnightMoves::new(geometry),
-            replay_child3: Default::default(),
-            replay_child_at3: Default::default(),
+            replay: Replay::new(geometry),
             live_any3: Default::default(),
             at_base3: Default::default(),
             last_replay3: Default::default(),
@@ -352,6 +344,7 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             free_two2,
             room_limit,
             room_any,
+            last_before,
             child_last2,
             some_blocked2,
             two_blocked2,
@@ -368,10 +361,6 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             at_split3,
             child_at_split3,
             above_split3,
-            forced_move2,
-            forced_move3,
-            replay_child3,
-            replay_child_at3,
             live_any3,
             at_base3,
             last_replay3,
@@ -391,7 +380,7 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
             child_level3,
             parent_level3
         );
-        clock!(self, clock, r1, r2, r3);
+        clock!(self, clock, r1, r2, r3, replay);
         for m in 0..8 {
             self.child_at3[m].clock.next = self.clock.val();
         }
@@ -458,11 +447,14 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.room_any.d.next = self.area.val() >= 3;
         self.free_two2.d.next =
             self.room_any.q.val() & (bit_cast::<16, LB>(self.r1.level.val()) <= self.room_limit.q.val());
-        self.child_last2.d.next = (self.r1.level.val() + 1) == self.last.val();
-        // A replay's move, looked up from the path.
-        self.replay_read.path.next = self.r1.path.val();
-        self.replay_read.level.next = self.r1.level.val();
-        self.forced_move2.d.next = self.replay_read.move_index.val();
+        // The child is at the last level: one comparison, `last - 1` held per search.
+        self.last_before.d.next = self.last.val() - 1;
+        self.child_last2.d.next = self.r1.level.val() == self.last_before.q.val();
+        // A replay's move, read from the path (stage 0), and its child (stage 2).
+        self.replay.path.next = self.path_in.val();
+        self.replay.level.next = self.level_in.val();
+        self.replay.square.next = self.r2.current.val();
+        self.replay.square_at.next = self.r2.current_at.val();
         self.r2.busy_in.next = self.r1.busy.val();
         self.r2.phase_in.next = self.r1.phase.val();
         self.r2.level_in.next = self.r1.level.val();
@@ -503,14 +495,7 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.above_split3.d.next = self.r2.level.val() < self.split.val();
         self.not_below_split3.d.next = self.r2.level.val() <= self.split.val();
         self.space_seen3.d.next = self.space.val();
-        self.forced_move3.d.next = self.forced_move2.q.val();
-        // A replay's child, and the step's tests of the record, made here
-        // so that stage 3 only picks.
-        self.replay_moves.square.next = self.r2.current.val();
-        self.replay_moves.index.next = self.r2.current_at.val();
-        self.replay_moves.chosen.next = bits::<8>(1) << self.forced_move2.q.val();
-        self.replay_child3.d.next = self.replay_moves.child.val();
-        self.replay_child_at3.d.next = self.replay_moves.child_index.val();
+        // The step's tests of the record, made here so that stage 3 only picks.
         self.live_any3.d.next = self.live_now.val().any();
         self.at_base3.d.next = self.r2.level.val() == self.r2.base.val();
         self.last_replay3.d.next = self.r2.left.val() == 1;
@@ -565,9 +550,9 @@ impl<const SQ: usize, const LB: usize> Logic for Front<SQ, LB> {
         self.at_split.next = self.at_split3.q.val();
         self.child_at_split.next = self.child_at_split3.q.val();
         self.above_split.next = self.above_split3.q.val();
-        self.forced_move.next = self.forced_move3.q.val();
-        self.replay_child.next = self.replay_child3.q.val();
-        self.replay_child_at.next = self.replay_child_at3.q.val();
+        self.forced_move.next = self.replay.move_index.val();
+        self.replay_child.next = self.replay.child.val();
+        self.replay_child_at.next = self.replay.child_at.val();
         self.live_any.next = self.live_any3.q.val();
         self.at_base.next = self.at_base3.q.val();
         self.last_replay.next = self.last_replay3.q.val();

@@ -35,6 +35,7 @@ pub mod front;
 pub mod parent;
 pub mod reach;
 pub mod record;
+pub mod replay;
 pub mod tally;
 pub mod worker;
 
