@@ -68,6 +68,12 @@ impl EngineKind {
     pub const fn solves_queens(self) -> bool {
         matches!(self, EngineKind::Queens)
     }
+
+    /// Whether its engines only count (the interleaved ring: IDENTIFY says
+    /// so, and the host refuses such a build a first-K search).
+    pub const fn counts_only(self) -> bool {
+        matches!(self, EngineKind::Interleaved)
+    }
 }
 
 impl fmt::Display for EngineKind {

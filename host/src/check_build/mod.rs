@@ -153,8 +153,8 @@ fn converse(build: &BuildReport, transport: SimTransport, steps: &mut Vec<Step>)
     if !queens {
         checks.insert(2, ("path", count_below_path));
     }
-    // Interleaved engines count only: the host refuses them a first-K search.
-    if build.design.kind == crate::fpga::EngineKind::Interleaved {
+    // The host refuses a build that only counts a first-K search.
+    if build.design.kind.counts_only() {
         checks.retain(|(name, _)| *name != "first-k");
     }
     if queens && build.design.features.constellations {
@@ -192,7 +192,7 @@ fn identify(build: &BuildReport, device: &mut LinkedDevice<SimTransport>) -> Res
         prune: !queens,
         queens,
         constellations: queens && build.design.features.constellations,
-        interleaved: build.design.kind == crate::fpga::EngineKind::Interleaved,
+        interleaved: build.design.kind.counts_only(),
         // A report from before build ids has none to hold the netlist to.
         build_id: build.build_id.unwrap_or(seen.build_id),
     };
