@@ -20,11 +20,12 @@ use sha2::{Digest, Sha256};
 use crate::device::error::DeviceError;
 use crate::jobs::{self, DeviceFailure, JobResult, Tally};
 use crate::queens::jobs::{self as queens_jobs, QueensTask};
+use crate::queens::query::QueensQuery;
 use crate::queens::QueensDevice;
 use crate::tours::jobs::{self as tour_jobs, TourTask};
 use crate::tours::TourDevice;
 use knights_model::tours::SearchSpec;
-use knights_model::{Flow, Status};
+use knights_model::{Flow, Goal, Status};
 
 /// What a job of a plan counts: either problem's task (written as the
 /// problem's own, its `problem` field telling them apart).
@@ -104,7 +105,8 @@ impl Manifest {
 
     /// The plan of an N-Queens count: a job per file of the first queen.
     pub fn queens(n: u8, mirror: bool) -> Result<Self, knights_model::queens::QueensError> {
-        let what = queens_jobs::describe(n, mirror, false);
+        let query = QueensQuery { n, goal: Goal::CountAll, mirror, constellations: false, unique: false };
+        let what = queens_jobs::describe(&query);
         Ok(Manifest::new(what, plan_jobs(queens_jobs::queens_jobs(n, mirror, false)?, Task::Queens), 0))
     }
 

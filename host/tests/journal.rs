@@ -139,10 +139,36 @@ fn a_queens_count_resumes_from_a_crashed_journal_and_refuses_another_counts() {
     let other = knights(&count.replace("-n 12", "-n 11")).output().unwrap();
     let stderr = String::from_utf8_lossy(&other.stderr);
     assert!(!other.status.success() && stderr.contains("12-queens") && stderr.contains("11-queens"), "{stderr}");
-    // Constellations run as one job: nothing to keep.
-    let one_job =
-        knights(&format!("queens -n 12 --count --constellations --journal {}", journal.display())).output().unwrap();
-    assert_eq!(one_job.status.code(), Some(2), "{}", String::from_utf8_lossy(&one_job.stderr));
+    // So is a count from constellations.
+    let other = knights(&count.replace("--no-symmetry", "--constellations")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success() && stderr.contains("from constellations"), "{stderr}");
+}
+
+#[test]
+fn a_count_from_constellations_shared_by_three_boards_resumes_from_its_journal() {
+    let journal = scratch("constellations.jsonl");
+    let count = format!(
+        "queens -n 12 --count --constellations --device sim --boards 3 --progress none --format json --journal {}",
+        journal.display()
+    );
+    let whole = json(&knights(&count).output().unwrap());
+    // OEIS A000170: 14,200 solutions of 12 queens.
+    assert_eq!(whole["solution_count"].as_u64(), Some(14_200));
+    each_job_once(&journal);
+    assert_eq!(lines(&journal).len() - 1, 6, "a job per file of the canonical images' first queen");
+    // Node for node with the reference counting from constellations at once.
+    let cpu = json(
+        &knights("queens -n 12 --count --constellations --device cpu --progress none --format json").output().unwrap(),
+    );
+    assert_eq!(whole["nodes"], cpu["nodes"]);
+
+    // A crash after two jobs: the rest are counted again, the two are not.
+    crash_after(&journal, 2);
+    let resumed = json(&knights(&count).output().unwrap());
+    assert_eq!((resumed["solution_count"].as_u64(), &resumed["nodes"]), (Some(14_200), &whole["nodes"]));
+    assert_eq!(resumed["resumed_parts"].as_u64(), Some(2));
+    each_job_once(&journal);
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub mod design;
 /// First byte of every frame.
 pub const SYNC: u8 = 0xA5;
 /// Protocol version, reported in IDENTITY; a host refuses any other.
-pub const VERSION: u8 = 6;
+pub const VERSION: u8 = 7;
 /// The deepest split level a SOLVE may ask for: a job is handed from engine
 /// to engine as its path, three bits per level.
 pub const MAX_SPLIT_LEVEL: u8 = 16;

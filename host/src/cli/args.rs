@@ -72,8 +72,10 @@ pub enum Command {
         /// Count from constellations: the queens of the board's four edges
         /// placed first, one search per class under the board's eight
         /// symmetries, weighted (about three times fewer nodes than the
-        /// mirror at N = 17). N >= 4, on one device: the CPU, or a build
-        /// with the generator (`knights boards` lists them).
+        /// mirror at N = 17). N >= 4, on the CPU or builds with the
+        /// generator (`knights boards` lists them); several devices share
+        /// it, and a journal keeps it, a job per file of the canonical
+        /// images' first queen.
         #[arg(long, requires = "count", conflicts_with = "no_symmetry")]
         constellations: bool,
         /// With --count: count the unique solutions too, the classes under
@@ -91,9 +93,8 @@ pub enum Command {
         /// With --count: keep the count's jobs (a file of the first queen
         /// each) and each one's result in this file as it finishes: the
         /// same command again goes on from there after Ctrl-C, a crash or a
-        /// lost board. Not with --constellations (one job, made on the
-        /// device).
-        #[arg(long, value_name = "FILE", requires = "count", conflicts_with = "constellations")]
+        /// lost board.
+        #[arg(long, value_name = "FILE", requires = "count")]
         journal: Option<PathBuf>,
         /// Output format; svg draws the first solution.
         #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -79,7 +79,6 @@ fn request_fix(error: &RequestError) -> Option<&'static str> {
         RequestError::WrongProblem { .. } => "use a device or board build for it (knights boards lists them)",
         RequestError::ConstellationsCountOnly { .. } => "count with --count, or leave out --constellations",
         RequestError::UniqueCountOnly => "use --unique with --count, and leave out --constellations",
-        RequestError::ConstellationsOnOneDevice => "name one --device",
         RequestError::NoConstellations { .. } => {
             "leave out --constellations, or use a build with the generator (knights boards lists them)"
         }
@@ -160,7 +159,6 @@ mod tests {
                 "not N = 3 or a first-K search: count with --count, or leave out --constellations",
                 true,
             ),
-            (DeviceError::Request(RequestError::ConstellationsOnOneDevice), "made there): name one --device", true),
             (
                 DeviceError::Link(LinkError::Timeout { device: device(), timeout: Duration::from_secs(5) }),
                 "sent nothing for 5.0 s during a search: it may have been reset or unplugged (raise --timeout",

@@ -140,8 +140,6 @@ pub enum RequestError {
          constellations"
     )]
     UniqueCountOnly,
-    #[error("counting from constellations runs on one device (its jobs are made there)")]
-    ConstellationsOnOneDevice,
     #[error(
         "the {device} device does not count from constellations: its build has no generator, or it is not an \
          N-Queens device"
@@ -348,7 +346,6 @@ mod tests {
             RequestError::WrongProblem { device: device(), build: Problem::Tours, asked: Problem::Queens }.into(),
             RequestError::ConstellationsCountOnly { n: 3 }.into(),
             RequestError::UniqueCountOnly.into(),
-            RequestError::ConstellationsOnOneDevice.into(),
             RequestError::NoConstellations { device: device() }.into(),
             RequestError::NoPrefixJobs { device: "board" }.into(),
             RequestError::BadPath { reason: "it has 17 moves, and a device takes at most 16".into() }.into(),

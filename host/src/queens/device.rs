@@ -2,6 +2,7 @@
 //! reference and a device over a link (the simulated board or a real one,
 //! through QUEENS) run a search.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
@@ -33,8 +34,15 @@ pub trait QueensDevice: Device {
     /// Counts an N-Queens board's solutions from its constellations, the
     /// jobs made where it counts: the solutions weighted, the nodes the
     /// queens placed between the edges' (as the reference's
-    /// `constellations::count`).
-    fn queens_constellations(&mut self, _n: u8, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+    /// `constellations::count_from`). Only the classes whose canonical image
+    /// has its first rank's queen on `first_files` (all of the board's for
+    /// the whole count).
+    fn queens_constellations(
+        &mut self,
+        _n: u8,
+        _first_files: Range<u8>,
+        _sink: &mut dyn QueensSink,
+    ) -> Result<Report, DeviceError> {
         Err(RequestError::NoConstellations { device: self.name().into() }.into())
     }
 }
@@ -59,8 +67,14 @@ impl QueensDevice for CpuDevice {
         Ok(Report::counts(outcome.solutions, outcome.nodes, outcome.status))
     }
 
-    fn queens_constellations(&mut self, n: u8, _sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
-        let outcome = constellations::count(n, self.threads).map_err(|e| DeviceError::Reference(e.into()))?;
+    fn queens_constellations(
+        &mut self,
+        n: u8,
+        first_files: Range<u8>,
+        _sink: &mut dyn QueensSink,
+    ) -> Result<Report, DeviceError> {
+        let outcome =
+            constellations::count_from(n, first_files, self.threads).map_err(|e| DeviceError::Reference(e.into()))?;
         Ok(Report::counts(outcome.solutions, outcome.nodes, outcome.status))
     }
 }
@@ -144,15 +158,20 @@ impl<T: Transport> QueensDevice for LinkedDevice<T> {
         self.converse(Command::Queens(request), request.split, usize::from(request.split), &mut solutions)
     }
 
-    fn queens_constellations(&mut self, n: u8, sink: &mut dyn QueensSink) -> Result<Report, DeviceError> {
+    fn queens_constellations(
+        &mut self,
+        n: u8,
+        first_files: Range<u8>,
+        sink: &mut dyn QueensSink,
+    ) -> Result<Report, DeviceError> {
         self.expect(Problem::Queens)?;
         if !self.identity().constellations {
             return Err(DeviceError::Request(RequestError::NoConstellations { device: self.describe() }));
         }
         let request = QueensRequest {
             n,
-            first_from: 0,
-            first_to: n,
+            first_from: first_files.start,
+            first_to: first_files.end,
             count: true,
             limit: 0,
             // (A split level says the engines share the search; the jobs

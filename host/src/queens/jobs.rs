@@ -1,12 +1,13 @@
 //! N-Queens counts cut into jobs that any device runs as one search: the
 //! solutions whose first queen stands on given files (QUEENS's first-rank
-//! range; under the mirror, weighted 2). The queue that shares them is
+//! range; under the mirror, weighted 2), or from constellations, the classes
+//! whose canonical image's first queen does. The queue that shares them is
 //! [`crate::jobs`].
 
 use std::path::Path;
 use std::time::Instant;
 
-use knights_model::queens::{count_plan, QueensError, QueensSpec, WeightedPart};
+use knights_model::queens::{constellations, count_plan, QueensError, QueensSpec, WeightedPart};
 use knights_model::{Flow, Goal, Status};
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +19,9 @@ use crate::journal::jobs_of;
 
 /// What an N-Queens job counts: the solutions with the first rank's queen
 /// on files `from..to`, and with `unique`, those of them that are the least
-/// of their class (the device lists them all, the host judges each).
+/// of their class (the device lists them all, the host judges each). With
+/// `constellations`, the solutions (weighted) of the classes of
+/// constellations whose canonical image has its first rank's queen there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "problem", rename = "queens")]
 pub struct QueensTask {
@@ -27,12 +30,20 @@ pub struct QueensTask {
     pub to: u8,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unique: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constellations: bool,
 }
 
 impl QueensTask {
     /// The count of the solutions `spec` searches.
     pub fn of(spec: &QueensSpec) -> Self {
-        QueensTask { n: spec.n, from: spec.first_files.start, to: spec.first_files.end, unique: false }
+        QueensTask {
+            n: spec.n,
+            from: spec.first_files.start,
+            to: spec.first_files.end,
+            unique: false,
+            constellations: false,
+        }
     }
 
     /// The search it counts.
@@ -42,11 +53,15 @@ impl QueensTask {
 }
 
 /// An N-Queens count in words (a plan's, a journal's key).
-pub fn describe(n: u8, mirror: bool, unique: bool) -> String {
+pub fn describe(query: &QueensQuery) -> String {
+    let n = query.n;
+    if query.constellations {
+        return format!("{n}-queens solutions from constellations");
+    }
     format!(
         "{n}-queens solutions{}{}",
-        if mirror { "" } else { ", whole tree" },
-        if unique { ", and the unique ones" } else { "" }
+        if query.mirror { "" } else { ", whole tree" },
+        if query.unique { ", and the unique ones" } else { "" }
     )
 }
 
@@ -66,6 +81,20 @@ pub fn queens_jobs(n: u8, mirror: bool, unique: bool) -> Result<Vec<Job<QueensTa
     Ok(jobs)
 }
 
+/// The jobs of an N-Queens count from constellations: one per file of the
+/// canonical images' first queen that has any class (the lower half of the
+/// first rank), each weighted 1 (the device weights its solutions).
+pub fn constellation_jobs(n: u8) -> Result<Vec<Job<QueensTask>>, QueensError> {
+    let mut jobs = Vec::new();
+    for file in 0..n {
+        if !constellations::constellations_from(n, file..file + 1)?.is_empty() {
+            let task = QueensTask { n, from: file, to: file + 1, unique: false, constellations: true };
+            jobs.push(Job { id: jobs.len() as u32, weight: 1, task });
+        }
+    }
+    Ok(jobs)
+}
+
 /// Runs one job on `device`, checking the request and every solution as
 /// any count is checked. `progress` sees the job's own running totals
 /// (nodes, solutions); `None` when it stopped the job.
@@ -76,7 +105,11 @@ pub fn run<D: QueensDevice + ?Sized>(
 ) -> Result<Option<JobResult>, DeviceError> {
     let started = Instant::now();
     let spec = job.task.spec().map_err(|e| RequestError::BadJob { id: job.id, reason: e.to_string() })?;
-    let answer = query::count_part(device, &spec, job.task.unique, progress)?;
+    let answer = if job.task.constellations {
+        query::count_constellations_part(device, &spec, progress)?
+    } else {
+        query::count_part(device, &spec, job.task.unique, progress)?
+    };
     if answer.status == Status::Aborted {
         return Ok(None);
     }
@@ -132,19 +165,27 @@ pub fn count_shared(
     assert_eq!(query.goal, Goal::CountAll, "only counts are shared");
     let first = devices.first().expect("at least one device");
     check_query(first.as_ref(), &query)?;
-    if query.constellations {
-        return Err(DeviceError::Request(RequestError::ConstellationsOnOneDevice));
-    }
     let device = first.name();
-    let plan = || (queens_jobs(query.n, query.mirror, query.unique).expect("N was checked above"), 0);
-    let (jobs, _, journal) = jobs_of(journal, &describe(query.n, query.mirror, query.unique), plan)?;
+    let plan = || {
+        let jobs = if query.constellations {
+            constellation_jobs(query.n)
+        } else {
+            queens_jobs(query.n, query.mirror, query.unique)
+        };
+        (jobs.expect("N was checked above"), 0)
+    };
+    let (jobs, _, journal) = jobs_of(journal, &describe(&query), plan)?;
     let shared = share_kept(devices, &jobs, progress, journal.as_ref().map(|j| j as &dyn Kept))?;
     let mut parts = Vec::new();
     for job in &jobs {
         let Some(result) = shared.results.get(&job.id) else {
             continue;
         };
-        let QueensTask { n, from, to, .. } = job.task;
+        let QueensTask { n, from, to, constellations, .. } = job.task;
+        // (A part from constellations is not a part of the board's tree.)
+        if constellations {
+            continue;
+        }
         let spec = QueensSpec::new(n, from..to).expect("planned parts are valid");
         parts.push(PartCount {
             part: WeightedPart { spec, weight: job.weight },
@@ -182,12 +223,27 @@ mod tests {
     fn the_jobs_are_the_first_queens_files_and_read_back_as_written() {
         let queens = queens_jobs(9, true, false).unwrap();
         // Files a to d twice, e (the middle) once.
-        assert_eq!((queens[4].weight, &queens[4].task), (1, &QueensTask { n: 9, from: 4, to: 5, unique: false }));
+        assert_eq!(
+            (queens[4].weight, &queens[4].task),
+            (1, &QueensTask { n: 9, from: 4, to: 5, unique: false, constellations: false })
+        );
         assert_eq!(queens.iter().map(|j| j.weight).collect::<Vec<_>>(), [2, 2, 2, 2, 1]);
         assert_eq!(queens_jobs(6, false, false).unwrap().len(), 6);
         let text = serde_json::to_string(&queens[0]).unwrap();
         assert!(text.contains(r#""problem":"queens","n":9"#), "{text}");
         assert_eq!(serde_json::from_str::<Job<QueensTask>>(&text).unwrap(), queens[0]);
+    }
+
+    #[test]
+    fn several_devices_share_a_count_from_constellations_node_for_node() {
+        let jobs = constellation_jobs(12).unwrap();
+        let files: Vec<u8> = jobs.iter().map(|j| j.task.from).collect();
+        assert_eq!(files, [0, 1, 2, 3, 4, 5], "the canonical images' first queens stand on the lower half");
+        let cpus = (0..3).map(|_| Box::new(CpuDevice { threads: 1 }) as Box<dyn QueensDevice + Send>).collect();
+        let shared = share(cpus, &jobs, &|_| Flow::Continue).unwrap();
+        let whole = constellations::count(12, 1).unwrap();
+        // OEIS A000170: 14,200 solutions of 12 queens.
+        assert_eq!((shared.count(&jobs), shared.nodes()), (14_200, whole.nodes));
     }
 
     #[test]

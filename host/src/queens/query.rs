@@ -3,6 +3,7 @@
 //! answered with validated solutions.
 
 use std::collections::HashSet;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use super::device::{QueensDevice, QueensSink};
@@ -157,7 +158,7 @@ pub fn run<D: QueensDevice + ?Sized>(
 ) -> Result<QueensAnswer, DeviceError> {
     check_query(device, &query)?;
     if query.constellations {
-        return count_constellations(device, query, progress);
+        return count_constellations(device, query, 0..query.n, progress);
     }
     let plan = match query.goal {
         Goal::CountAll => count_plan(query.n, query.mirror),
@@ -171,15 +172,18 @@ pub fn run<D: QueensDevice + ?Sized>(
 /// two solutions, and the solvers stop on the rank below the last).
 pub const MIN_CONSTELLATIONS_N: u8 = 4;
 
-/// Counts a checked `query`'s solutions from constellations on `device`.
+/// Counts a checked `query`'s solutions from constellations on `device`:
+/// the classes whose canonical image has its first rank's queen on
+/// `first_files` (the board's files: the whole count).
 fn count_constellations<D: QueensDevice + ?Sized>(
     device: &mut D,
     query: QueensQuery,
+    first_files: Range<u8>,
     progress: &mut dyn FnMut(u64, u64) -> Flow,
 ) -> Result<QueensAnswer, DeviceError> {
     let started = Instant::now();
     let mut sink = Checked::new(query.n, progress);
-    let report = device.queens_constellations(query.n, &mut sink)?;
+    let report = device.queens_constellations(query.n, first_files, &mut sink)?;
     Ok(QueensAnswer {
         query,
         device: device.name(),
@@ -196,6 +200,20 @@ fn count_constellations<D: QueensDevice + ?Sized>(
         resumed_parts: 0,
         resumed_nodes: 0,
     })
+}
+
+/// Counts the solutions from the constellations of one part of a board
+/// (the classes whose canonical image has its first rank's queen on
+/// `spec`'s first-rank files) on `device`: a job of a count from
+/// constellations that several devices share.
+pub fn count_constellations_part<D: QueensDevice + ?Sized>(
+    device: &mut D,
+    spec: &QueensSpec,
+    progress: &mut dyn FnMut(u64, u64) -> Flow,
+) -> Result<QueensAnswer, DeviceError> {
+    let query = QueensQuery { n: spec.n, goal: Goal::CountAll, mirror: true, constellations: true, unique: false };
+    check_query(device, &query)?;
+    count_constellations(device, query, spec.first_files.clone(), progress)
 }
 
 /// Counts the solutions of one part of a board (`spec`'s first-rank files)

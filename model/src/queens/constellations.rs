@@ -21,6 +21,8 @@
 //! is passed through; the *nodes* are the queens placed on the other ranks
 //! without conflict.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -141,11 +143,21 @@ pub struct WeightedConstellation {
 /// file's; the canonical image is the least). Their weighted solutions add
 /// up to all of the board's.
 pub fn constellations(n: u8) -> Result<Vec<WeightedConstellation>, QueensError> {
+    constellations_from(n, 0..n)
+}
+
+/// The classes of [`constellations`] whose canonical image has its first
+/// rank's queen on `first_rank_files`: a part of the count (the classes of
+/// disjoint parts are disjoint), as a job shared by devices.
+pub fn constellations_from(n: u8, first_rank_files: Range<u8>) -> Result<Vec<WeightedConstellation>, QueensError> {
     if n == 0 || n > MAX_N {
         return Err(QueensError::BadSize(n));
     }
+    if first_rank_files.start >= first_rank_files.end || first_rank_files.end > n {
+        return Err(QueensError::BadFirstFiles { n, from: first_rank_files.start, to: first_rank_files.end });
+    }
     let mut out = Vec::new();
-    for first_rank_file in 0..n {
+    for first_rank_file in first_rank_files {
         for last_rank_file in 0..n {
             for first_file_rank in 0..n {
                 for last_file_rank in 0..n {
@@ -242,7 +254,12 @@ impl ConstellationSearch {
 /// Counts every solution of an `n`-queens board from its constellations,
 /// on `threads` threads: the solutions weighted, the nodes as searched.
 pub fn count(n: u8, threads: usize) -> Result<QueensOutcome, QueensError> {
-    Ok(count_classes(n, &constellations(n)?, threads))
+    count_from(n, 0..n, threads)
+}
+
+/// Counts the part of the count [`constellations_from`] gives.
+pub fn count_from(n: u8, first_rank_files: Range<u8>, threads: usize) -> Result<QueensOutcome, QueensError> {
+    Ok(count_classes(n, &constellations_from(n, first_rank_files)?, threads))
 }
 
 /// Counts the solutions of `classes` (those [`constellations`] gives for
@@ -277,6 +294,20 @@ mod tests {
         for (n, &expected) in (1..).zip(A000170.iter()) {
             assert_eq!(count(n, 2).unwrap().solutions, expected, "N = {n}");
         }
+    }
+
+    #[test]
+    fn parts_by_the_first_ranks_file_add_up_to_the_published_counts() {
+        for (n, &expected) in (4..).zip(&A000170[3..12]) {
+            let whole = count(n, 1).unwrap();
+            let parts: Vec<QueensOutcome> = (0..n).map(|file| count_from(n, file..file + 1, 1).unwrap()).collect();
+            assert_eq!(parts.iter().map(|p| p.solutions).sum::<u64>(), expected, "N = {n}");
+            assert_eq!(parts.iter().map(|p| p.nodes).sum::<u64>(), whole.nodes, "N = {n}");
+            // Canonical images keep their first rank's queen on the lower half.
+            assert!(parts[usize::from(n) / 2 + 1..].iter().all(|p| p.nodes == 0), "N = {n}");
+        }
+        assert!(matches!(count_from(8, 3..3, 1), Err(QueensError::BadFirstFiles { .. })));
+        assert!(matches!(count_from(8, 0..9, 1), Err(QueensError::BadFirstFiles { .. })));
     }
 
     #[test]

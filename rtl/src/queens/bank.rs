@@ -97,6 +97,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensBank<NB,
             self.engines[i].count_all.next = self.request.count_all.val();
             self.engines[i].refusal.next = self.request.refusal.val();
             self.engines[i].edges_on.next = self.request.edges_on.val();
+            self.engines[i].first_files.next = bit_cast::<32, NB>(self.request.first_files.val());
             EnginePort::link(&mut self.ports[i], &mut self.engines[i].port);
         }
         // The spare, if any, and the last engine share the last pipeline.
@@ -114,6 +115,7 @@ impl<const NB: usize, const EW: usize, const AB: usize> Logic for QueensBank<NB,
             self.spare[s].count_all.next = self.request.count_all.val();
             self.spare[s].refusal.next = self.request.refusal.val();
             self.spare[s].edges_on.next = false;
+            self.spare[s].first_files.next = 0.into();
             self.spare[s].port.start.next = false;
             self.spare[s].port.cancel.next = false;
             self.spare[s].port.arguments.next = 0.into();

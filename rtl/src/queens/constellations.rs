@@ -7,7 +7,9 @@
 //! (i, j, a, b) = (the first rank's queen's file, the last rank's, file a's
 //! queen's rank, the last file's) counted up from (0, 0, 0, 0), and gives out
 //! those that are consistent (a corner queen named by both its edges, no two
-//! attacking) and canonical (the least of their eight images), each as the
+//! attacking), whose i is among the first files asked for (all of them for
+//! a whole count, some for a job of a count that devices share), and
+//! canonical (the least of their eight images), each as the
 //! image to search and its weight (how many distinct images it has). On the
 //! four numbers the board's symmetries only swap and reflect them
 //! (m = N - 1): the image of (i, j, a, b) under the mirror of the files is
@@ -50,6 +52,10 @@ pub struct ConstellationGenerator {
     /// as 0 in five bits, so m = 31), dropping a job not yet taken.
     pub start: Signal<In, bool>,
     pub n: Signal<In, Bits<8>>,
+    /// The files the first rank's queen of a class's canonical image may
+    /// take (bit f for file f): a part of a count, for a job that devices
+    /// share; every file for the whole count. Held while it runs.
+    pub first_files: Signal<In, Bits<32>>,
     /// A job: the image to search, and its weight as a power of two.
     pub job: Signal<Out, Bits<TUPLE_BITS>>,
     pub weight_log2: Signal<Out, Bits<2>>,
@@ -117,7 +123,8 @@ pub struct ConstellationGenerator {
     ub: Signal<Local, Bits<5>>,
     /// The six pairs of the queens (0, i), (m, j), (a, 0), (b, m).
     queen_pairs: [QueenPair; 6],
-    consistent: Signal<Local, bool>,
+    // Consistent, and its i a first file asked for.
+    wanted: Signal<Local, bool>,
     // The issued candidate's numbers, and m - i and so on.
     i: Signal<Local, Bits<5>>,
     j: Signal<Local, Bits<5>>,
@@ -154,6 +161,7 @@ impl Default for ConstellationGenerator {
             clock: Default::default(),
             start: Default::default(),
             n: Default::default(),
+            first_files: Default::default(),
             job: Default::default(),
             weight_log2: Default::default(),
             valid: Default::default(),
@@ -203,7 +211,7 @@ impl Default for ConstellationGenerator {
             ua: Default::default(),
             ub: Default::default(),
             queen_pairs: Default::default(),
-            consistent: Default::default(),
+            wanted: Default::default(),
             i: Default::default(),
             j: Default::default(),
             a: Default::default(),
@@ -250,9 +258,8 @@ impl Logic for ConstellationGenerator {
         // (From registers only: it gates every stage's registers.)
         self.hold.next = self.key_valid.q.val() & self.key_last.q.val() & self.out_valid.q.val();
 
-        // Enumerate. Consistency: a corner's queen is named by both its
-        // edges, and the queens (0, i), (m, j), (a, 0), (b, m) attack none of
-        // the others.
+        // Enumerate. A candidate is taken if consistent (a corner's queen named by both its edges;
+        // (0, i), (m, j), (a, 0), (b, m) attacking none of the others) and i is a first file asked for.
         self.ui.next = self.untried.q.val().get_bits::<5>(15);
         self.uj.next = self.untried.q.val().get_bits::<5>(10);
         self.ua.next = self.untried.q.val().get_bits::<5>(5);
@@ -281,7 +288,7 @@ impl Logic for ConstellationGenerator {
         self.queen_pairs[5].file.next = self.zero.val();
         self.queen_pairs[5].other_rank.next = self.ub.val();
         self.queen_pairs[5].other_file.next = self.last.q.val();
-        self.consistent.next = ((self.ui.val() == self.zero.val()) == (self.ua.val() == self.zero.val()))
+        self.wanted.next = ((self.ui.val() == self.zero.val()) == (self.ua.val() == self.zero.val()))
             & ((self.ui.val() == self.last.q.val()) == (self.ub.val() == self.zero.val()))
             & ((self.uj.val() == self.zero.val()) == (self.ua.val() == self.last.q.val()))
             & ((self.uj.val() == self.last.q.val()) == (self.ub.val() == self.last.q.val()))
@@ -290,7 +297,8 @@ impl Logic for ConstellationGenerator {
             & !self.queen_pairs[2].attack.val()
             & !self.queen_pairs[3].attack.val()
             & !self.queen_pairs[4].attack.val()
-            & !self.queen_pairs[5].attack.val();
+            & !self.queen_pairs[5].attack.val()
+            & (self.first_files.val() & (bits::<32>(1) << self.ui.val())).any();
 
         // Issue: the offered candidate is taken after the last image of the
         // one before, or as soon as an image shows that one no job. (All
@@ -301,7 +309,7 @@ impl Logic for ConstellationGenerator {
         self.take.next = !self.hold.val() & (!self.issuing.q.val() | (self.symmetry.q.val() == 7) | self.leave.val());
         if self.take.val() | !self.offered_valid.q.val() {
             self.offered.d.next = self.untried.q.val();
-            self.offered_valid.d.next = self.enumerating.q.val() & self.consistent.val();
+            self.offered_valid.d.next = self.enumerating.q.val() & self.wanted.val();
             // The next candidate: b fastest, then a, j, i, each 0..=m.
             if self.ub.val() != self.last.q.val() {
                 self.untried.d.next = self.untried.q.val() + 1;
@@ -604,11 +612,13 @@ impl Logic for ImageCost {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use knights_model::queens::constellations::constellations;
+    use knights_model::queens::constellations::{constellations, constellations_from, WeightedConstellation};
     use std::sync::{Arc, Mutex};
 
     /// Runs the generator for `n`, taking a job only every third clock.
-    fn generated(n: u8) -> Vec<(u64, u64)> {
+    /// The jobs the generator makes for `n`, the canonical images' first
+    /// rank's queens on `files`.
+    fn generated(n: u8, files: std::ops::Range<u8>) -> Vec<(u64, u64)> {
         let mut uut = ConstellationGenerator::default();
         uut.connect_all();
         let jobs = Arc::new(Mutex::new(Vec::new()));
@@ -619,6 +629,7 @@ mod tests {
             let mut x = sim.init()?;
             wait_clock_true!(sim, clock, x);
             x.n.next = u64::from(n).into();
+            x.first_files.next = files.clone().map(|f| 1u64 << f).sum::<u64>().into();
             x.start.next = true;
             wait_clock_cycle!(sim, clock, x);
             x.start.next = false;
@@ -644,9 +655,8 @@ mod tests {
 
     #[test]
     fn makes_the_references_jobs_in_its_order() {
-        for n in 1u8..=10 {
-            let expected: Vec<(u64, u64)> = constellations(n)
-                .unwrap()
+        let tuples = |classes: Vec<WeightedConstellation>| -> Vec<(u64, u64)> {
+            classes
                 .iter()
                 .map(|w| {
                     let c = w.constellation;
@@ -656,8 +666,15 @@ mod tests {
                         | u64::from(c.last_file_rank);
                     (tuple, w.weight)
                 })
-                .collect();
-            assert_eq!(generated(n), expected, "N = {n}");
+                .collect()
+        };
+        for n in 1u8..=10 {
+            assert_eq!(generated(n, 0..n), tuples(constellations(n).unwrap()), "N = {n}");
         }
+        // A part of the count: the classes whose canonical image has its
+        // first rank's queen on files 1 and 2, as the reference's part.
+        let part = constellations_from(9, 1..3).unwrap();
+        assert!(!part.is_empty() && part.len() < constellations(9).unwrap().len());
+        assert_eq!(generated(9, 1..3), tuples(part));
     }
 }

@@ -235,6 +235,8 @@ pub struct JobFeed {
     pub generator_n: Signal<In, Bits<8>>,
     /// Starts the generator (as a search from constellations starts).
     pub generator_start: Signal<In, bool>,
+    /// The first rank's files of the canonical images it makes jobs of.
+    pub generator_first_files: Signal<In, Bits<32>>,
     /// The job on offer: its tuple and weight's log2; taken with
     /// `generator_take`.
     pub valid: Signal<Out, bool>,
@@ -253,6 +255,7 @@ impl JobFeed {
             generator_clock: Default::default(),
             generator_n: Default::default(),
             generator_start: Default::default(),
+            generator_first_files: Default::default(),
             valid: Default::default(),
             tuple: Default::default(),
             weight_log2: Default::default(),
@@ -274,6 +277,7 @@ impl Logic for JobFeed {
             self.generator[g].clock.next = self.generator_clock.val();
             self.generator[g].n.next = self.generator_n.val();
             self.generator[g].start.next = self.generator_start.val();
+            self.generator[g].first_files.next = self.generator_first_files.val();
             self.generator[g].ready.next = self.generator_take.val();
             self.valid.next = self.generator[g].valid.val();
             self.done.next = self.generator[g].done.val();

@@ -75,6 +75,10 @@ pub struct QueensEngine {
     /// Count from constellations: the jobs are the walker's generator's,
     /// each a constellation (its four numbers) and its weight in the path.
     pub edges_on: Signal<In, bool>,
+    /// The first rank's files: from constellations, those of the classes'
+    /// canonical images the walker's generator makes jobs of (a part of a
+    /// count, shared by devices).
+    pub first_files: Signal<In, Bits<32>>,
 
     walker: Constant<bool>,
     // Built to search constellation jobs: without, `edges` is a constant
@@ -138,6 +142,7 @@ impl QueensEngine {
             count_all: Default::default(),
             refusal: Default::default(),
             edges_on: Default::default(),
+            first_files: Default::default(),
             walker: Constant::new(role == JobRole::Walker),
             edges_built: Constant::new(constellations),
             edges: Default::default(),
@@ -206,6 +211,7 @@ impl Logic for QueensEngine {
         // starts, its jobs taken in `Next` (feeding).
         self.feed_take.next = false;
         self.feed.generator_n.next = self.n.val();
+        self.feed.generator_first_files.next = self.first_files.val();
         self.feed.generator_start.next = self.edges.val() & (self.state.q.val() == QueensState::Root);
         self.job.new_tuple.next = self.feed.tuple.val();
         self.job.new_weight_log2.next = self.feed.weight_log2.val();
@@ -481,6 +487,7 @@ mod tests {
                 self.engines[i].count_all.next = self.request.count_all.val();
                 self.engines[i].refusal.next = self.request.refusal.val();
                 self.engines[i].edges_on.next = self.request.edges_on.val();
+                self.engines[i].first_files.next = bit_cast::<32, 8>(self.request.first_files.val());
             }
         }
     }
