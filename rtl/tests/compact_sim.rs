@@ -187,7 +187,7 @@ impl Shared {
             engines: (0..engines)
                 .map(|i| CompactEngine::new(6, 6, if i == 0 { JobRole::Walker } else { JobRole::Worker }))
                 .collect(),
-            queue: JobQueue::new(engines),
+            queue: JobQueue::new(engines, engines > 1),
             requests: (0..engines).map(|_| Default::default()).collect(),
             one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
         };

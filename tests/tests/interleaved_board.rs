@@ -2,7 +2,8 @@
 //! simulated interleaved build: four engines of five searches, boards up to
 //! 6x6), reached over its UART through the host's link code, against the
 //! CPU reference: tour counts and node counts exactly equal, shared by every
-//! search or on the walker's one; first-K refused.
+//! search or on the walker's one; first-K refused. One engine alone shares a
+//! count among its own five searches.
 
 mod common;
 use common::{connect, pruned, reference, Tours};
@@ -11,6 +12,8 @@ use std::sync::OnceLock;
 
 use knights::device::error::{DeviceError, RequestError};
 use knights::device::Report;
+use knights::fpga::board_sim;
+use knights::fpga::{Design, EngineKind};
 use knights::link::transport::SimTransport;
 use knights::link::LinkedDevice;
 use knights::tours::TourDevice;
@@ -116,5 +119,20 @@ fn the_closed_6x6_count_is_exact_and_twenty_searches_share_it() {
     );
     // The walker alone counts about two nodes a clock (dead children in the
     // clock that judges them); each worker adds about one.
+    assert!(shared_cycles * 2 < alone_cycles, "{shared_cycles} cycles shared against {alone_cycles} alone");
+}
+
+#[test]
+fn one_engine_alone_shares_a_count_among_its_five_searches() {
+    let design =
+        Design { kind: EngineKind::Interleaved, max_width: 6, max_height: 6, engines: 1, ..knights_sim::DESIGN };
+    let model = board_sim::at_its_baud("interleaved-one", &design, &mut |line| eprintln!("{line}")).unwrap();
+    let mut device = connect(model);
+    assert_eq!(device.identity().searches(device.identity().engines), 5);
+    let spec = pruned("6", "a1", true);
+    let shared = compare(&mut device, spec, Goal::CountAll, None);
+    let alone = compare(&mut device, spec, Goal::CountAll, Some(0));
+    let (shared_cycles, alone_cycles) = (shared.cycles.unwrap(), alone.cycles.unwrap());
+    eprintln!("closed 6x6 from a1 on one engine: {shared_cycles} cycles shared, {alone_cycles} on one search");
     assert!(shared_cycles * 2 < alone_cycles, "{shared_cycles} cycles shared against {alone_cycles} alone");
 }

@@ -503,7 +503,7 @@ mod tests {
         let unknown = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-11f\"", 1);
         let error = parse(&unknown).unwrap_err().to_string();
         assert!(error.contains("no part called \"ulx3s-11f\"") && error.contains("ulx3s-85f, ulx3s-45f"), "{error}");
-        let idle = ulx3s_file().replacen("part = \"ulx3s-12f\"", "part = \"ulx3s-85f\"", 1);
+        let idle = ulx3s_file().replace("part = \"ulx3s-12f\"", "part = \"ulx3s-85f\"");
         let error = parse(&idle).unwrap_err().to_string();
         assert!(error.contains("part \"ulx3s-12f\" has no build"), "{error}");
         let unknown_kind = ulx3s_file().replacen("engine = \"compact\"", "engine = \"narrow\"", 1);

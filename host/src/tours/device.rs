@@ -171,7 +171,8 @@ pub const JOBS_PER_ENGINE: usize = 640;
 /// The level whose nodes become jobs, in the tree below `path` (the
 /// start square alone: the whole tree): the shallowest with at least
 /// [`JOBS_PER_ENGINE`] paths per engine while the tree still branches
-/// ([`PrefixJobs::split_below_while_branching`]), or 0 on one engine;
+/// ([`PrefixJobs::split_below_while_branching`]), or 0 on one search (an
+/// interleaved engine alone runs five, so it splits);
 /// or the level set by [`LinkedDevice::set_split`]. Level 0 also where no level
 /// below the path qualifies.
 fn split_level<T: Transport>(device: &LinkedDevice<T>, spec: &SearchSpec, path: &[Square]) -> u8 {
@@ -183,10 +184,10 @@ fn split_level<T: Transport>(device: &LinkedDevice<T>, spec: &SearchSpec, path: 
         let jobs_below = usize::from(level) + 1 < spec.board.area() && usize::from(level) > path_end;
         return if jobs_below { level } else { 0 };
     }
-    if device.engines() <= 1 {
+    let searches = device.identity().searches(device.engines());
+    if searches <= 1 {
         return 0;
     }
-    let searches = device.identity().searches(device.engines());
     let jobs = PrefixJobs::split_below_while_branching(spec, path, usize::from(searches) * JOBS_PER_ENGINE);
     let level = jobs.prefixes.first().map_or(0, |prefix| prefix.len() - 1).min(usize::from(MAX_SPLIT_LEVEL));
     if level > path_end {
@@ -323,10 +324,36 @@ mod tests {
             .is_ok());
     }
 
-    /// A count below a path sends the path's moves and splits below its end
-    /// (or not at all); a path that is
-    /// no knight's path from the start, fills the board or is longer than a
-    /// device takes is refused before anything is sent.
+    /// One engine searches the whole tree, but one interleaved engine runs
+    /// five searches, so its count is split into jobs for them.
+    #[test]
+    fn one_interleaved_engine_splits_a_count_and_one_plain_engine_does_not() {
+        let plain = Identity {
+            version: VERSION,
+            max_width: 8,
+            max_height: 8,
+            engines: 1,
+            clock_hz: 62_500_000,
+            baud: 3_000_000,
+            warnsdorff: true,
+            prune: true,
+            queens: false,
+            constellations: false,
+            interleaved: false,
+            build_id: 0,
+        };
+        let spec = SearchSpec {
+            board: BoardSize::new(6, 6),
+            start: Square::new(0, 0),
+            closed: false,
+            order: MoveOrder::Fixed,
+            prune: true,
+        };
+        let split = |identity| solve_request(&scripted(identity), &spec, Goal::CountAll, &[spec.start]).unwrap().split;
+        assert_eq!(split(plain), 0);
+        assert!(split(Identity { interleaved: true, ..plain }) > 0);
+    }
+
     /// A count below a path sends the path's moves and splits below its end
     /// (or not at all); a path that is
     /// no knight's path from the start, fills the board or is longer than a

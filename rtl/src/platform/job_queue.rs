@@ -58,7 +58,8 @@ pub struct JobQueue {
     pub over: Signal<Out, bool>,
 
     room: Constant<Bits<16>>,
-    // One engine never shares: the queue then synthesises away.
+    // One search alone (one engine of one search) never shares: the queue
+    // then synthesises away.
     sharing: Constant<bool>,
     // The grant and the job go out through registers of their own.
     registered_hand_over: Constant<bool>,
@@ -89,8 +90,10 @@ pub struct JobQueue {
 }
 
 impl JobQueue {
-    /// A queue for `clients` engines (engine 0 the walker).
-    pub fn new(clients: usize) -> Self {
+    /// A queue for `clients` engines (engine 0 the walker); `shared`: they
+    /// run more than one search (several engines, or an engine of several
+    /// searches), so a search is split into jobs.
+    pub fn new(clients: usize, shared: bool) -> Self {
         assert!((1..=MAX_CLIENTS).contains(&clients));
         JobQueue {
             clock: Default::default(),
@@ -110,7 +113,7 @@ impl JobQueue {
             // count, the room's register), so it is told the queue is full
             // five places early.
             room: Constant::new(((1u64 << QUEUE_BITS) - 5).into()),
-            sharing: Constant::new(clients > 1),
+            sharing: Constant::new(shared),
             registered_hand_over: Constant::new(clients > HAND_OVER_REGISTERED_ABOVE),
             paths: Default::default(),
             numbers: Default::default(),
@@ -243,7 +246,7 @@ mod tests {
     /// takes a job, in order, with its grant; the queue ends over. The
     /// grants come `delay` clocks after the engines first ask.
     fn serve_three_jobs(clients: usize, delay: usize) {
-        let mut uut = JobQueue::new(clients);
+        let mut uut = JobQueue::new(clients, true);
         uut.connect_all();
         let mut sim = Simulation::new();
         sim.add_clock(5, |x: &mut Box<JobQueue>| x.clock.next = !x.clock.val());
@@ -304,10 +307,10 @@ mod tests {
         serve_three_jobs(HAND_OVER_REGISTERED_ABOVE + 1, 3);
     }
 
-    /// One engine: it never shares, nothing is granted.
+    /// One engine of one search: it never shares, nothing is granted.
     #[test]
-    fn a_single_engine_is_never_granted_a_job() {
-        let mut uut = JobQueue::new(1);
+    fn a_single_search_is_never_granted_a_job() {
+        let mut uut = JobQueue::new(1, false);
         uut.connect_all();
         let mut sim = Simulation::new();
         sim.add_clock(5, |x: &mut Box<JobQueue>| x.clock.next = !x.clock.val());

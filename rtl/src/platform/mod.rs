@@ -144,7 +144,8 @@ pub struct Platform {
 
     engine_one_hot: Vec<Constant<Bits<MAX_ENGINES>>>,
     engine_number: Vec<Constant<Bits<8>>>,
-    // One engine never splits: its job logic then synthesises away.
+    // One search never splits: its job logic then synthesises away. (An
+    // interleaved engine alone runs five searches, so it splits.)
     sharing: Constant<bool>,
     status_found: Constant<Bits<8>>,
     status_exhausted: Constant<Bits<8>>,
@@ -236,6 +237,8 @@ impl Platform {
             Constant::new(value.into().into())
         }
         let queens = build.features & feature::QUEENS != 0;
+        // (An interleaved engine alone runs five searches.)
+        let sharing = engines > 1 || build.features & feature::INTERLEAVED != 0;
         let mut identity = vec![VERSION, build.max_width, build.max_height, engines as u8];
         identity.extend_from_slice(&(link.clock_hz as u32).to_le_bytes());
         identity.extend_from_slice(&(link.actual_baud() as u32).to_le_bytes());
@@ -253,13 +256,13 @@ impl Platform {
             transmitter: UartTransmitter::new(link.clocks_per_bit()),
             commands: CommandReceiver::new(link.frame_timeout),
             responses: Default::default(),
-            queue: JobQueue::new(engines),
+            queue: JobQueue::new(engines, sharing),
             requests: EngineFlags::new(engines),
             totals: Totals::new(engines),
             arbiter: ResultArbiter::new(engines),
             engine_one_hot: (0..engines).map(|i| Constant::new(engine_bit(i))).collect(),
             engine_number: (0..engines).map(|i| constant(i as u64)).collect(),
-            sharing: Constant::new(engines > 1),
+            sharing: Constant::new(sharing),
             status_found: constant(status::FOUND),
             status_exhausted: constant(status::EXHAUSTED),
             status_aborted: constant(status::ABORTED),
@@ -499,7 +502,7 @@ impl Logic for Platform {
         // and the platform's on the split level and on running searches.
         self.argument_refusal.d.next = self.engines[0].refusal.val();
         // A path must leave the split level below its end (that is where
-        // its jobs lie); a one-engine build ignores the split level.
+        // its jobs lie); a build of one search ignores the split level.
         if (self.split.val() >= self.split_limit.val())
             | (self.path_length.val() >= self.path_limit.val())
             | (self.sharing.val() & self.split.val().any() & (self.split.val() <= self.path_length.val()))
