@@ -166,7 +166,7 @@ impl<T: Transport> Link<T> {
 mod tests {
     use super::*;
     use crate::link::proto::{code, ErrorCode};
-    use crate::link::transport::scripted::Scripted;
+    use crate::link::transport::scripted::{tour_identity, Scripted};
 
     /// A device whose bytes come in bursts, the line quiet between them:
     /// each read takes the next burst, and an empty burst is a read that
@@ -221,20 +221,7 @@ mod tests {
             other => panic!("{other}"),
         }
         // An ERROR first (a half-sent frame swallowed IDENTIFY), then the answer.
-        let identity = Identity {
-            version: VERSION,
-            max_width: 5,
-            max_height: 5,
-            engines: 1,
-            clock_hz: 12_000_000,
-            baud: 115_200,
-            warnsdorff: true,
-            prune: true,
-            queens: false,
-            constellations: false,
-            interleaved: false,
-            build_id: 0,
-        };
+        let identity = tour_identity(5, 1);
         let mut link = Link::new(Scripted::new(vec![vec![error()], vec![Response::Identity(identity)]]));
         assert_eq!(link.identify(Duration::from_millis(300)).unwrap(), identity);
 

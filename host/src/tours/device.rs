@@ -282,8 +282,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::link::proto::{Counters, Response, VERSION};
-    use crate::link::transport::scripted::Scripted;
+    use crate::link::proto::{Counters, Response};
+    use crate::link::transport::scripted::{tour_identity, Scripted};
     use knights_model::tours::TourList;
 
     /// A device behind a scripted link that answers the connection's
@@ -296,20 +296,7 @@ mod tests {
 
     #[test]
     fn a_build_without_warnsdorff_is_not_asked_for_it() {
-        let identity = Identity {
-            version: VERSION,
-            max_width: 6,
-            max_height: 6,
-            engines: 18,
-            clock_hz: 28_125_000,
-            baud: 115_200,
-            warnsdorff: false,
-            prune: true,
-            queens: false,
-            constellations: false,
-            interleaved: false,
-            build_id: 0,
-        };
+        let identity = Identity { clock_hz: 28_125_000, warnsdorff: false, ..tour_identity(6, 18) };
         let device = scripted(identity);
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),
@@ -328,20 +315,7 @@ mod tests {
     /// five searches, so its count is split into jobs for them.
     #[test]
     fn one_interleaved_engine_splits_a_count_and_one_plain_engine_does_not() {
-        let plain = Identity {
-            version: VERSION,
-            max_width: 8,
-            max_height: 8,
-            engines: 1,
-            clock_hz: 62_500_000,
-            baud: 3_000_000,
-            warnsdorff: true,
-            prune: true,
-            queens: false,
-            constellations: false,
-            interleaved: false,
-            build_id: 0,
-        };
+        let plain = Identity { clock_hz: 62_500_000, baud: 3_000_000, ..tour_identity(8, 1) };
         let spec = SearchSpec {
             board: BoardSize::new(6, 6),
             start: Square::new(0, 0),
@@ -360,20 +334,7 @@ mod tests {
     /// device takes is refused before anything is sent.
     #[test]
     fn a_count_below_a_path_splits_below_it_and_bad_paths_are_refused() {
-        let identity = Identity {
-            version: VERSION,
-            max_width: 8,
-            max_height: 8,
-            engines: 4,
-            clock_hz: 12_000_000,
-            baud: 3_000_000,
-            warnsdorff: true,
-            prune: true,
-            queens: false,
-            constellations: false,
-            interleaved: false,
-            build_id: 0,
-        };
+        let identity = Identity { baud: 3_000_000, ..tour_identity(8, 4) };
         let device = scripted(identity);
         let squares = |names: &str| -> Vec<Square> { names.split(' ').map(|s| s.parse().unwrap()).collect() };
         let spec = SearchSpec {

@@ -186,8 +186,8 @@ mod lying_device {
 
     use super::*;
     use crate::device::error::{LinkError, ValidationError};
-    use crate::link::proto::{code, Counters, Identity, Response, VERSION};
-    use crate::link::transport::scripted::Scripted;
+    use crate::link::proto::{code, Counters, Response};
+    use crate::link::transport::scripted::{tour_identity, Scripted};
     use crate::link::LinkedDevice;
     use knights_model::board::BoardSize;
     use knights_model::tours::{MoveOrder, Searcher};
@@ -223,20 +223,7 @@ mod lying_device {
     /// with `answer` (after its ACK), split at `split`, and an ABORT with
     /// DONE.
     fn run_against(split: u8, wanted: usize, answer: Vec<Response>) -> Result<Answer, DeviceError> {
-        let identity = Identity {
-            version: VERSION,
-            max_width: SIDE as u8,
-            max_height: SIDE as u8,
-            engines: 4,
-            clock_hz: 12_000_000,
-            baud: 115_200,
-            warnsdorff: true,
-            prune: true,
-            queens: false,
-            constellations: false,
-            interleaved: false,
-            build_id: 0,
-        };
+        let identity = tour_identity(SIDE as u8, 4);
         let idle = Response::Progress { searching: false, counters: Counters::default() };
         let solve = std::iter::once(Response::Ack { command: code::SOLVE }).chain(answer).collect();
         let aborted = vec![done(code::STATUS_ABORTED, 0)];

@@ -11,6 +11,28 @@ use std::time::Duration;
 use super::Transport;
 use crate::link::proto::Response;
 
+/// A knight's-tour build's IDENTITY for scripted devices: boards up to
+/// `side` × `side`, `engines` engines of one search each, with Warnsdorff's
+/// order and pruning, at 12 MHz and 115,200 baud. Tests change what they need.
+#[cfg(test)]
+pub(crate) fn tour_identity(side: u8, engines: u8) -> crate::link::proto::Identity {
+    use crate::link::proto::{Identity, VERSION};
+    Identity {
+        version: VERSION,
+        max_width: side,
+        max_height: side,
+        engines,
+        clock_hz: 12_000_000,
+        baud: 115_200,
+        warnsdorff: true,
+        prune: true,
+        queens: false,
+        constellations: false,
+        interleaved: false,
+        build_id: 0,
+    }
+}
+
 pub struct Scripted {
     batches: VecDeque<Vec<Response>>,
     pending: Vec<u8>,
