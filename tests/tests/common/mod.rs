@@ -80,15 +80,21 @@ pub fn connect(
 /// The iCEBreaker build CI made (`scripts/bitstreams.sh`, build/icebreaker),
 /// else one made here (about a minute of yosys and nextpnr).
 pub fn icebreaker_build() -> std::path::PathBuf {
+    board_build("icebreaker", "design.asc")
+}
+
+/// The build of `board` CI made (build/BOARD, holding `built`), else one
+/// made here at the board file's settings.
+pub fn board_build(board: &str, built: &str) -> std::path::PathBuf {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let made = repo.join("build").join("icebreaker");
-    if made.join("design.asc").is_file() && made.join("build.json").is_file() {
+    let made = repo.join("build").join(board);
+    if made.join(built).is_file() && made.join("build.json").is_file() {
         return made;
     }
-    let board = knights::fpga::boards::find("icebreaker").unwrap();
-    let mut options = knights::fpga::bitstream::BuildOptions::for_board(&board);
-    options.out_dir = repo.join("target").join("check-build-test").join("icebreaker");
-    knights::fpga::bitstream::build(&board, &options, &mut Quiet).expect("the iCEBreaker builds");
+    let found = knights::fpga::boards::find(board).unwrap();
+    let mut options = knights::fpga::bitstream::BuildOptions::for_board(&found);
+    options.out_dir = repo.join("target").join("check-build-test").join(board);
+    knights::fpga::bitstream::build(&found, &options, &mut Quiet).unwrap_or_else(|e| panic!("{board} builds: {e}"));
     options.out_dir
 }
 
