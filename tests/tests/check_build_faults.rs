@@ -99,8 +99,8 @@ fn check_build_catches_a_cut_wire_in_the_ulx3s_12f_routed_netlist() {
 /// saying what it should (the check stops at the first failure).
 fn fails_first_at(report: &CheckReport, fault: &Fault) -> Result<(), String> {
     let (last, before) = report.steps.split_last().ok_or("no step ran")?;
-    if let Some(passed) = before.iter().find(|step| step.outcome.is_err()) {
-        return Err(format!("{} failed before {}", passed.name, fault.step));
+    if let Some(early) = before.iter().find(|step| step.outcome.is_err()) {
+        return Err(format!("{} failed before {}", early.name, fault.step));
     }
     match &last.outcome {
         Err(why) if last.name == fault.step && why.contains(fault.says) => Ok(()),
