@@ -47,6 +47,7 @@ fn main() {
         features: Features::ALL,
         clock_hz: 12_000_000,
         baud: 3_000_000,
+        visited_in_block_ram: false,
     };
     let verilog = knights_rtl::verilog::accelerator_verilog(&design).expect("a supported build size");
     let top = out.join("top.v");
@@ -57,7 +58,8 @@ fn main() {
             "/// The default simulated build, linked into this crate.\n\
              pub const DESIGN: Design = Design {{ kind: knights_protocol::design::EngineKind::Wide, \
              max_width: {MAX_WIDTH}, max_height: {MAX_HEIGHT}, engines: {engines}, \
-             features: knights_protocol::design::Features::ALL, clock_hz: {}, baud: {} }};\n",
+             features: knights_protocol::design::Features::ALL, clock_hz: {}, baud: {}, \
+             visited_in_block_ram: false }};\n",
             design.clock_hz, design.baud
         ),
     )

@@ -165,6 +165,7 @@ mod tests {
             features: Features { warnsdorff: !kind.solves_queens(), constellations },
             clock_hz: 25_000_000,
             baud: 115_200,
+            visited_in_block_ram: false,
         }
     }
 

@@ -60,7 +60,8 @@ fn each_board_is_sane() {
                     "{}: no interleaved engine for {area} squares",
                     board.name
                 );
-                assert!(board.build.design.engines >= 2, "{}: a walker and a worker at least", board.name);
+                // (A lone engine's walk shares the search among its own five slots.)
+                assert!(board.build.design.engines >= 1, "{}: the walker at least", board.name);
             }
             EngineKind::Compact => {
                 let (width, height) =

@@ -160,6 +160,12 @@ pub struct Design {
     pub clock_hz: u64,
     /// The UART's bit rate.
     pub baud: u64,
+    /// Interleaved engines: each search's visited squares wait between its
+    /// passes in block RAM, not in the ring's registers (where a flip-flop
+    /// takes a logic cell of its own, as on the iCE40). Records from before
+    /// the field had none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub visited_in_block_ram: bool,
 }
 
 impl Design {

@@ -131,7 +131,9 @@ fn accelerator_verilog_named(design: &Design, link: LinkSettings) -> Option<Stri
             queens_accelerator_verilog(width, engines, link, design.features.constellations)
         }
         EngineKind::Queens => None,
-        EngineKind::Interleaved => interleaved_accelerator_verilog(width, height, engines, link),
+        EngineKind::Interleaved => {
+            interleaved_accelerator_verilog(width, height, engines, design.visited_in_block_ram, link)
+        }
     }
 }
 
@@ -144,12 +146,18 @@ fn interleaved_accelerator_verilog(
     max_width: usize,
     max_height: usize,
     engines: usize,
+    visited_in_block_ram: bool,
     link: LinkSettings,
 ) -> Option<String> {
     macro_rules! accelerator {
         ($squares:literal, $bits:literal, $address_bits:tt) => {
             emit(Accelerator::new(
-                InterleavedBank::<$squares, $bits, $address_bits>::new(max_width, max_height, engines),
+                InterleavedBank::<$squares, $bits, $address_bits>::new(
+                    max_width,
+                    max_height,
+                    engines,
+                    visited_in_block_ram,
+                ),
                 link,
             ))
         };
@@ -158,7 +166,10 @@ fn interleaved_accelerator_verilog(
     // A ring never reads the stack entry it writes in the same clock (the
     // two are different searches'; a search's own entry written just before
     // its read is forwarded by the ring itself).
-    Some(with_memory_attributes(&verilog, "$ring$stack", "no_rw_check"))
+    let verilog = with_memory_attributes(&verilog, "$ring$stack", "no_rw_check");
+    // The visited squares' memory is small (a word a slot): left to itself,
+    // yosys makes it of flip-flops, which is what it replaces.
+    Some(with_memory_attributes(&verilog, "$ring$visited_ram", "no_rw_check, ram_style = \"block\""))
 }
 
 /// The wide accelerator for boards up to `max_width` × `max_height`.

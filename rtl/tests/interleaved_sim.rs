@@ -57,7 +57,7 @@ fn simulate<const SQ: usize, const LB: usize, const AB: usize>(
     spec: SearchSpec,
     jobs: &[Vec<Square>],
 ) -> Run {
-    run::<SQ, LB, AB>(max, spec, jobs.iter().map(|path| (sliced(path), path.len() as u64 - 1)).collect(), None)
+    run::<SQ, LB, AB>(max, spec, jobs.iter().map(|path| (sliced(path), path.len() as u64 - 1)).collect(), None, false)
 }
 
 /// The path's moves as a job carries them (`MovePath::sliced`).
@@ -81,11 +81,12 @@ fn run<const SQ: usize, const LB: usize, const AB: usize>(
     spec: SearchSpec,
     jobs: Vec<(u64, u64)>,
     walk: Option<Walk>,
+    visited_in_block_ram: bool,
 ) -> Run {
     let board = BoardSize::new(spec.board.width, spec.board.height);
     let index = move |s: Square| usize::from(s.rank) * max.0 + usize::from(s.file);
     let board_mask: u64 = board.squares().map(|s| 1u64 << index(s)).sum();
-    let mut uut = Interleaved::<SQ, LB, AB>::new(max.0, max.1);
+    let mut uut = Interleaved::<SQ, LB, AB>::new(max.0, max.1).visited_in_block_ram(visited_in_block_ram);
     uut.connect_all();
     let result = Arc::new(Mutex::new(Run::default()));
     let out = result.clone();
@@ -169,6 +170,23 @@ fn jobs_below_level_three_sum_to_the_whole_tree_with_five_searches_at_once() {
 }
 
 #[test]
+fn visited_squares_kept_in_block_ram_count_alike_clock_for_clock() {
+    // Five searches at once and a walk, so every slot's visited word is
+    // written back and read again while the others' pass.
+    let spec = spec("5", "c3", false, true);
+    let jobs: Vec<(u64, u64)> = paths(spec, 3).iter().map(|path| (sliced(path), path.len() as u64 - 1)).collect();
+    let in_registers = run::<25, 5, 8>((5, 5), spec, jobs.clone(), None, false);
+    let in_ram = run::<25, 5, 8>((5, 5), spec, jobs.clone(), None, true);
+    assert_eq!(in_ram, in_registers);
+    assert_eq!((in_ram.tours, in_ram.nodes), reference(spec, &paths(spec, 3)));
+    let walk = Some(Walk { split: 3, room: 2 });
+    let walked = run::<25, 5, 8>((5, 5), spec, vec![(0, 0)], walk, true);
+    assert_eq!(walked, run::<25, 5, 8>((5, 5), spec, vec![(0, 0)], walk, false));
+    let whole = Searcher::new(spec).unwrap().run_from(&[spec.start], Goal::CountAll, &mut TourList::default()).unwrap();
+    assert_eq!(walked.tours, whole.tours);
+}
+
+#[test]
 fn closed_tours_on_a_rectangle_with_pruning() {
     for start in ["a1", "b3"] {
         let spec = spec("6x5", start, true, true);
@@ -217,13 +235,13 @@ fn a_walk_offers_the_jobs_of_its_level_and_searches_those_the_queue_has_no_room_
     // (A walk that searched a job itself and then offered the next once
     // wrote its deep levels' moves over its path: room for 5 lost 4 tours.)
     for room in [1, 5, 64] {
-        let run = run::<25, 5, 8>((5, 5), spec, vec![(0, 0)], Some(Walk { split: 3, room }));
+        let run = run::<25, 5, 8>((5, 5), spec, vec![(0, 0)], Some(Walk { split: 3, room }), false);
         assert_eq!((run.tours, run.nodes), (whole.tours, whole.nodes), "a queue of {room}");
     }
     // Below a path of two moves, closed tours on a rectangle.
     let spec = self::spec("6x5", "a1", true, true);
     let path: Vec<Square> = ["a1", "b3", "a5"].iter().map(|s| s.parse().unwrap()).collect();
     let below = Searcher::new(spec).unwrap().run_from(&path, Goal::CountAll, &mut TourList::default()).unwrap();
-    let run = run::<30, 5, 8>((6, 5), spec, vec![(sliced(&path), 2)], Some(Walk { split: 5, room: 8 }));
+    let run = run::<30, 5, 8>((6, 5), spec, vec![(sliced(&path), 2)], Some(Walk { split: 5, room: 8 }), false);
     assert_eq!((run.tours, run.nodes), (below.tours, below.nodes));
 }

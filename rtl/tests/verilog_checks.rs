@@ -10,7 +10,16 @@ use knights_rtl::verilog::{accelerator_verilog, engine_verilog, for_verilator, S
 
 /// A design of `kind` at 12 MHz and 115,200 baud.
 fn design(kind: EngineKind, max_width: u16, max_height: u16, engines: u16, features: Features) -> Design {
-    Design { kind, max_width, max_height, engines, features, clock_hz: 12_000_000, baud: 115_200 }
+    Design {
+        kind,
+        max_width,
+        max_height,
+        engines,
+        features,
+        clock_hz: 12_000_000,
+        baud: 115_200,
+        visited_in_block_ram: false,
+    }
 }
 
 fn write_verilog(name: &str, verilog: String) -> PathBuf {

@@ -31,6 +31,7 @@ fn design() -> Design {
         features: Features { warnsdorff: true, constellations: false },
         clock_hz: 5_000_000,
         baud: 100_000,
+        visited_in_block_ram: false,
     }
 }
 

@@ -427,10 +427,14 @@ pub struct VerilogArgs {
     /// N-Queens: build in the generator of constellation jobs.
     #[arg(long)]
     pub constellations: bool,
+    /// Interleaved engines: keep each search's visited squares in block RAM
+    /// between its passes (smaller on the iCE40).
+    #[arg(long)]
+    pub visited_in_block_ram: bool,
     /// Only one bare engine (wide or interleaved), without the link (to
     /// measure an engine's resources and clock, as
     /// scripts/engine-resources.sh and scripts/engine-timing.sh do).
-    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff", "constellations"])]
+    #[arg(long, conflicts_with_all = ["engines", "clock", "baud", "no_warnsdorff", "constellations", "visited_in_block_ram"])]
     pub engine_only: bool,
 }
 

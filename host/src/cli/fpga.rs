@@ -98,6 +98,7 @@ pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
             features: Features { warnsdorff: !args.no_warnsdorff, constellations: args.constellations },
             clock_hz: args.clock,
             baud: args.baud,
+            visited_in_block_ram: args.visited_in_block_ram,
         })
     };
     write!(out, "{}", bitstream::design_verilog(emit)?)?;

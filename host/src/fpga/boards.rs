@@ -197,6 +197,8 @@ struct BuildEntry {
     warnsdorff: bool,
     #[serde(default)]
     constellations: bool,
+    #[serde(default)]
+    visited_in_block_ram: bool,
     seed: Option<u64>,
     map_delay_ps: Option<u64>,
 }
@@ -256,6 +258,13 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                     entry.name
                 );
             }
+            if entry.visited_in_block_ram && entry.engine != EngineKind::Interleaved {
+                bail!(
+                    "build {:?}: only interleaved engines keep visited squares in block RAM (leave out \
+                     visited_in_block_ram)",
+                    entry.name
+                );
+            }
             Ok(Board {
                 name: entry.name.clone(),
                 title: entry.title.clone().unwrap_or_else(|| part.title.clone()),
@@ -269,6 +278,7 @@ fn parse(text: &str) -> Result<Vec<Board>> {
                         features: Features { warnsdorff: entry.warnsdorff, constellations: entry.constellations },
                         clock_hz: entry.clock_hz,
                         baud: u64::from(entry.baud),
+                        visited_in_block_ram: entry.visited_in_block_ram,
                     },
                     seed: entry.seed,
                     map_delay_ps: entry.map_delay_ps,

@@ -149,6 +149,7 @@ mod tests {
             features: Features::ALL,
             clock_hz: 12_000_000,
             baud: 115_200,
+            visited_in_block_ram: false,
         };
         let three = knights_rtl::verilog::accelerator_verilog(&design(3)).unwrap();
         let kept = keep_engines_apart(&three, 3);

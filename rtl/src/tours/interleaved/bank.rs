@@ -19,14 +19,18 @@ pub struct InterleavedBank<const SQ: usize, const LB: usize, const AB: usize> {
 }
 
 impl<const SQ: usize, const LB: usize, const AB: usize> InterleavedBank<SQ, LB, AB> {
-    /// (A count takes Warnsdorff's order too: it counts alike.)
-    pub fn new(max_width: usize, max_height: usize, engines: usize) -> Self {
+    /// (A count takes Warnsdorff's order too: it counts alike.) With
+    /// `visited_in_block_ram`, each ring keeps its searches' visited squares
+    /// in block RAM ([`super::Interleaved::visited_in_block_ram`]).
+    pub fn new(max_width: usize, max_height: usize, engines: usize, visited_in_block_ram: bool) -> Self {
         assert_eq!(super::SEARCHES, 5, "the ring has five stages");
         let (split_limit, path_limit) = tour_limits(SQ);
         InterleavedBank {
             clock: Default::default(),
             ports: (0..engines).map(|_| Default::default()).collect(),
-            engines: (0..engines).map(|i| Worker::new(max_width, max_height, JobRole::of_engine(i))).collect(),
+            engines: (0..engines)
+                .map(|i| Worker::new(max_width, max_height, JobRole::of_engine(i), visited_in_block_ram))
+                .collect(),
             _identity: BuildIdentity {
                 max_width: max_width as u8,
                 max_height: max_height as u8,

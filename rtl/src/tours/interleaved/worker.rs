@@ -52,7 +52,7 @@ pub struct Worker<const SQ: usize, const LB: usize, const AB: usize> {
 
 impl<const SQ: usize, const LB: usize, const AB: usize> Worker<SQ, LB, AB> {
     /// An engine for boards up to `max_width` × `max_height` in `role`.
-    pub fn new(max_width: usize, max_height: usize, role: JobRole) -> Self {
+    pub fn new(max_width: usize, max_height: usize, role: JobRole, visited_in_block_ram: bool) -> Self {
         Worker {
             clock: Default::default(),
             port: Default::default(),
@@ -63,7 +63,8 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Worker<SQ, LB, AB> {
             ring: match role {
                 JobRole::Walker => Interleaved::new(max_width, max_height),
                 JobRole::Worker => Interleaved::new(max_width, max_height).without_walk(),
-            },
+            }
+            .visited_in_block_ram(visited_in_block_ram),
             state: Default::default(),
             held: Default::default(),
             held_path: Default::default(),
