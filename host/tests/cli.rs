@@ -518,12 +518,17 @@ fn verilog_writes_the_accelerator_or_one_engine() {
     assert!(output.status.success(), "{}", stderr(&output));
     let compact = String::from_utf8(output.stdout).unwrap();
     assert!(compact.contains("module top$bank$engines$1$cells$sweeper("), "two compact engines");
+    let output = knights("verilog --engine interleaved --size 8 --engines 1 --visited-in-block-ram");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let ring = String::from_utf8(output.stdout).unwrap();
+    assert!(ring.contains("ram_style = \"block\""), "the visited squares' memory is marked for block RAM");
     for (args, expected) in [
         ("verilog --engine compact --size 41", "compact engines for boards from 5x5 to 40x40"),
         ("verilog --size 7x7", "largest board 7x7: the RTL has engines for boards of 12, 16, 20, 25"),
         ("verilog --size 4 --engines 129", "129 engines: a bitstream has 1 to 128 engines"),
         ("verilog --size 4 --clock 400000", "at least four clocks per bit (100000 baud at most at 0.4 MHz)"),
         ("verilog --size 4 --engine-only --engines 2", "cannot be used with"),
+        ("verilog --size 8 --visited-in-block-ram", "only interleaved engines keep visited squares in block RAM"),
     ] {
         let output = knights(args);
         assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
