@@ -87,12 +87,6 @@ pub fn build(args: BuildArgs, out: &mut dyn Write) -> Result<()> {
 pub fn verilog(args: &VerilogArgs, out: &mut dyn Write) -> Result<()> {
     let (max_width, max_height) = (args.size.width, args.size.height);
     let kind = args.engine.parse().expect("clap takes only the kinds' names");
-    if args.visited_in_block_ram && kind != EngineKind::Interleaved {
-        return Err(UsageError(
-            "--visited-in-block-ram: only interleaved engines keep visited squares in block RAM".into(),
-        )
-        .into());
-    }
     let emit = if args.engine_only {
         Emit::Engine { kind, max_width, max_height }
     } else {

@@ -49,6 +49,11 @@ pub fn design_verilog(emit: Emit) -> Result<String, UsageError> {
                 )));
             }
             check_baud(design.clock_hz, design.baud)?;
+            if design.visited_in_block_ram && design.kind != EngineKind::Interleaved {
+                return Err(UsageError(
+                    "--visited-in-block-ram: only interleaved engines keep visited squares in block RAM".into(),
+                ));
+            }
             knights_rtl::verilog::accelerator_verilog(&design)
         }
     };
