@@ -106,6 +106,7 @@ pub struct Interleaved<const SQ: usize, const LB: usize, const AB: usize> {
     visited_in_ram: Constant<bool>,
     visited_ram: RAM<Bits<SQ>, 3>,
     visited_turn: Signal<Local, Bits<3>>,
+    visited_waiting: Signal<Local, Bits<SQ>>,
     visited_entering: Signal<Local, Bits<SQ>>,
     bypass0: DFF<bool>,
     bypass_entry0: DFF<Bits<ENTRY_BITS>>,
@@ -169,6 +170,7 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Interleaved<SQ, LB, AB> 
             visited_in_ram: Constant::new(false),
             visited_ram: Default::default(),
             visited_turn: Default::default(),
+            visited_waiting: Default::default(),
             visited_entering: Default::default(),
             bypass0: Default::default(),
             bypass_entry0: Default::default(),
@@ -391,10 +393,11 @@ impl<const SQ: usize, const LB: usize, const AB: usize> Logic for Interleaved<SQ
             self.visited_turn.next = 1.into();
         }
         self.visited_ram.read_address.next = self.visited_turn.val();
-        self.visited_entering.next = (self.r4.visited.val() & !self.clear4.q.val()) | self.set4.q.val();
+        self.visited_waiting.next = self.r4.visited.val();
         if self.visited_in_ram.val() {
-            self.visited_entering.next = (self.visited_ram.read_data.val() & !self.clear4.q.val()) | self.set4.q.val();
+            self.visited_waiting.next = self.visited_ram.read_data.val();
         }
+        self.visited_entering.next = (self.visited_waiting.val() & !self.clear4.q.val()) | self.set4.q.val();
         if !self.cancel.val() & self.job_valid.val() & !self.r4.busy.val() {
             self.visited_entering.next = 0.into();
         }
